@@ -1,0 +1,81 @@
+/**
+ * A real in-process DSH host for tests: Cordis context with the rc.8 agent-loop
+ * stack mounted in its documented order, plus a scripted adapter. Nothing here
+ * is a mock of DSH; only the model is scripted.
+ */
+import { Context } from '@deepseek-ai/cordis'
+import * as llmPlugin from '@deepseek-ai/dsh-llm'
+import { LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
+import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
+import * as sessionPlugin from '@deepseek-ai/dsh-session'
+import * as systemPromptPlugin from '@deepseek-ai/dsh-system-prompt'
+import * as toolsPlugin from '@deepseek-ai/dsh-tools'
+import * as agentPlugin from '@deepseek-ai/dsh-agent'
+import * as agentLoopPlugin from '@deepseek-ai/dsh-agent-loop'
+
+export type Script = (options: GenerateOptions, call: number) => AsyncIterable<StreamChunk>
+
+/** An adapter whose every call is answered by `script(options, callIndex)`. */
+export class ScriptedAdapter extends LlmAdapter {
+  readonly requests: GenerateOptions[] = []
+  constructor(private readonly script: Script, private readonly contextWindow = 128_000) {
+    super()
+  }
+  override async resolveModel(provider: string, model: string) {
+    return { provider, id: model, name: model, context: { contextWindow: this.contextWindow } }
+  }
+  stream(options: GenerateOptions): AsyncIterable<StreamChunk> {
+    this.requests.push(options)
+    return this.script(options, this.requests.length - 1)
+  }
+}
+
+export interface HostOptions {
+  /** Plugins mounted after dsh-llm and before the session/agent stack, e.g. invariants. */
+  before?: Array<[plugin: any, config?: any]>
+  /** Plugins mounted after the agent loop (the plugin under test, retry executors, ...). */
+  after?: Array<[plugin: any, config?: any]>
+}
+
+export async function createHost(script: Script, options: HostOptions = {}) {
+  const ctx = new Context()
+  const fibers: any[] = []
+  // Service packages default-export their class; plugin modules export name/apply.
+  const mount = (plugin: any, config?: any) =>
+    fibers.push((ctx as any).plugin(plugin?.default ?? plugin, config))
+  mount(llmPlugin)
+  for (const [plugin, config] of options.before ?? []) mount(plugin, config)
+  mount(sessionPlugin)
+  mount(systemPromptPlugin, { persona: '' })
+  mount(toolsPlugin)
+  mount(agentPlugin)
+  mount(agentLoopPlugin, { agents: [] })
+  for (const [plugin, config] of options.after ?? []) mount(plugin, config)
+  // Startup errors (including a plugin's config validation) surface here.
+  for (const fiber of fibers) await fiber.await()
+  const adapter = new ScriptedAdapter(script)
+  ;(ctx as any).llm.registerAdapter(['scripted'], adapter)
+  let sessions = 0
+  const createAgent = (id = `test-session-${++sessions}`) =>
+    (ctx as any).agentLoop.create(id, { provider: 'scripted', model: 'scripted-model' }, { cwd: process.cwd() })
+  const ask = async (agent: any, content: string) => {
+    agent.followup(createUserMessage({ content }))
+    await agent.whenIdle()
+  }
+  return { ctx, adapter, createAgent, ask, dispose: async () => { for (const fiber of fibers.reverse()) await fiber.dispose() } }
+}
+
+/** Chunks of one plain text answer, legal by the rc.8 stream grammar. */
+export async function* textAnswer(text: string, reasoning?: string): AsyncIterable<StreamChunk> {
+  let index = 0
+  if (reasoning !== undefined) {
+    yield { type: 'block-start', index, blockType: 'reasoning' } as any
+    yield { type: 'reasoning-delta', index, text: reasoning } as any
+    yield { type: 'block-end', index, block: { type: 'reasoning', text: reasoning } } as any
+    index++
+  }
+  yield { type: 'block-start', index, blockType: 'text' } as any
+  yield { type: 'text-delta', index, text } as any
+  yield { type: 'block-end', index, block: { type: 'text', text } } as any
+  yield { type: 'finish', reason: { kind: 'stop' } } as any
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/**/*.node22.test.ts', 'node_modules/**'],
+    setupFiles: ['test/support/setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+})
