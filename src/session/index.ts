@@ -1,0 +1,16 @@
+/**
+ * `dsh-loop-breaker/session`: reads DSH session logs (rc.8 and v4, plain or
+ * zstd, damaged or not) into model calls, and replays them through the
+ * detector exactly as the live `loop-breaker` plugin feeds it. Node only
+ * (file streams); the detector itself is passed in, so this entry carries no
+ * copy of it.
+ */
+export { SessionReader, readSession } from './reader.ts'
+export type { ReadOptions, SessionLog } from './reader.ts'
+export { findSessionFiles } from './discover.ts'
+export type { DiscoveredFiles } from './discover.ts'
+export { ZstdFramesDecoder, ZstdDamage, startsWithZstdFrame } from './zstd-frames.ts'
+export { PLUGIN_EVENT_PREFIX } from './types.ts'
+export type {
+  Delta, DeltaSide, FinishReason, PluginEvent, ReadIssue, SessionCall, SessionFormat, SessionItem, ToolCall,
+} from './types.ts'

@@ -1,0 +1,195 @@
+/**
+ * Turns parsed log records, in order, into model calls and the plugin's own
+ * events. Works by record shape, not by format version, so rc.8 (header
+ * version 0: `assistant/chunk` events and packed `*-chunks` rows), v4
+ * (`assistant/message` / `assistant/attempt` embedding their `stream`) and the
+ * v1–v3 generations in between (which share one shape or the other) all read.
+ * Every record it does not use is counted by type and skipped, never fatal.
+ *
+ * A call is held back until the next call starts (or the log ends) so that the
+ * `loop-breaker/*` events recorded for its turn and step, which the plugin
+ * writes after the cut, land beside it.
+ */
+import { CallBuilder } from './call-builder.ts'
+import { PLUGIN_EVENT_PREFIX } from './types.ts'
+import type { PluginEvent, ReadIssue, SessionFormat, SessionItem } from './types.ts'
+
+const ROW_SIDES = { 'text-chunks': 'text', 'reasoning-chunks': 'reasoning' } as const
+
+/** Event types whose content the reader uses as is; everything else is counted in `skipped`. */
+const CALL_EVENTS = new Set(['assistant/chunk', 'assistant/message', 'assistant/attempt'])
+
+export class SessionAssembler {
+  format: SessionFormat = 'unknown'
+  header: Record<string, unknown> | undefined
+  /** Records and stream chunks the reader skipped, by type (`chunk:<type>` for stream chunks). */
+  readonly skipped = new Map<string, number>()
+  /** Records that looked like session events at all (so a file of unrelated JSON is told apart). */
+  sessionRecords = 0
+  private pending: CallBuilder | undefined
+  /** Attempts seen per `turn:step`, for numbering retries. */
+  private lastStep = ''
+  private lastAttempt = 0
+
+  constructor(
+    private readonly emit: (item: SessionItem) => void,
+    private readonly report: (issue: ReadIssue) => void,
+  ) {}
+
+  record(value: unknown, line: number): void {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.report({ kind: 'malformed-record', line, message: `line ${line}: not a JSON object` })
+      return
+    }
+    const record = value as Record<string, any>
+    const type = record.type
+    if (typeof type !== 'string') {
+      this.count('(no type)')
+      return
+    }
+    if (type === 'session' && this.header === undefined) {
+      this.header = record
+      this.format = formatOf(record.version)
+      this.sessionRecords++
+      return
+    }
+    if (type in ROW_SIDES || type === 'tool-call-chunks') {
+      this.sessionRecords++
+      this.packedRow(type, record, line)
+      return
+    }
+    if (type.includes('/')) this.sessionRecords++
+    if (type.startsWith(PLUGIN_EVENT_PREFIX)) {
+      this.pluginEvent({ type, seq: record.seq, time: record.time, data: isObject(record.data) ? record.data : {} })
+      return
+    }
+    if (!CALL_EVENTS.has(type)) {
+      this.count(type)
+      return
+    }
+    const data = record.data
+    if (!isObject(data) || typeof data.turn !== 'number' || typeof data.step !== 'number') {
+      this.report({ kind: 'malformed-record', line, message: `line ${line}: ${type} without numeric data.turn and data.step` })
+      return
+    }
+    if (type === 'assistant/chunk') {
+      if (!isObject(data.chunk)) {
+        this.report({ kind: 'malformed-record', line, message: `line ${line}: assistant/chunk without a chunk` })
+        return
+      }
+      this.chunk(data.turn, data.step, data.chunk)
+      return
+    }
+    if (Array.isArray(data.stream)) {
+      // v4: the message or failed attempt carries its own stream; it is one whole call.
+      const call = this.startCall(data.turn, data.step)
+      this.stream(call, data.stream, line)
+      call.hasMessage = type === 'assistant/message'
+      return
+    }
+    // rc.8: the message closes the call its chunks built.
+    if (type === 'assistant/message') {
+      const call = this.pending
+      if (call !== undefined && call.turn === data.turn && call.step === data.step && !call.hasMessage) call.hasMessage = true
+      else this.count(`${type} (no stream)`)
+      return
+    }
+    this.count(`${type} (no stream)`)
+  }
+
+  /** Flushes the last call; call once after the final record. */
+  end(): void {
+    this.flush()
+  }
+
+  private chunk(turn: number, step: number, chunk: Record<string, any>): void {
+    const call = this.callFor(turn, step)
+    if (!call.chunk(chunk)) this.count(`chunk:${String(chunk.type)}`)
+  }
+
+  /** The open call for `turn:step`, or a new one (a retry when the previous call of that step finished). */
+  private callFor(turn: number, step: number): CallBuilder {
+    const call = this.pending
+    if (call !== undefined && call.turn === turn && call.step === step && call.finish === undefined && !call.hasMessage) return call
+    return this.startCall(turn, step)
+  }
+
+  private startCall(turn: number, step: number): CallBuilder {
+    this.flush()
+    const key = `${turn}:${step}`
+    this.lastAttempt = key === this.lastStep ? this.lastAttempt + 1 : 1
+    this.lastStep = key
+    this.pending = new CallBuilder(turn, step, this.lastAttempt)
+    return this.pending
+  }
+
+  private flush(): void {
+    if (this.pending === undefined) return
+    const call = this.pending.build()
+    this.pending = undefined
+    this.emit({ kind: 'call', call })
+  }
+
+  private pluginEvent(event: PluginEvent): void {
+    const call = this.pending
+    if (call !== undefined && event.data.turn === call.turn && event.data.step === call.step) call.recorded.push(event)
+    else this.emit({ kind: 'event', event })
+  }
+
+  /** rc.8 packed rows: `{type, seq0, time0, data:{turn, step, index, dt, texts|args, id?, name?}}`. */
+  private packedRow(type: string, row: Record<string, any>, line: number): void {
+    const data = row.data
+    if (!isObject(data) || typeof data.turn !== 'number' || typeof data.step !== 'number') {
+      this.report({ kind: 'malformed-record', line, message: `line ${line}: ${type} row without numeric data.turn and data.step` })
+      return
+    }
+    const call = this.callFor(data.turn, data.step)
+    if (!this.run(call, type, data)) {
+      this.report({ kind: 'malformed-record', line, message: `line ${line}: ${type} row without its ${type === 'tool-call-chunks' ? 'args' : 'texts'} array` })
+    }
+  }
+
+  /** v4 stream records: `{type:'chunk', chunk}` and packed runs with the run fields at top level. */
+  private stream(call: CallBuilder, records: unknown[], line: number): void {
+    for (const record of records) {
+      if (!isObject(record)) continue
+      if (record.type === 'chunk') {
+        if (isObject(record.chunk) && !call.chunk(record.chunk)) this.count(`chunk:${String(record.chunk.type)}`)
+      } else if (typeof record.type === 'string' && (record.type in ROW_SIDES || record.type === 'tool-call-chunks')) {
+        if (!this.run(call, record.type, record)) {
+          this.report({ kind: 'malformed-record', line, message: `line ${line}: ${record.type} stream record without its deltas` })
+        }
+      } else {
+        this.count(`stream:${String(record.type)}`)
+      }
+    }
+  }
+
+  private run(call: CallBuilder, type: string, run: Record<string, any>): boolean {
+    if (type === 'tool-call-chunks') {
+      if (!isStringArray(run.args)) return false
+      call.toolRun(run.index, run.id, run.name, run.args)
+      return true
+    }
+    if (!isStringArray(run.texts)) return false
+    call.run(ROW_SIDES[type as keyof typeof ROW_SIDES], run.texts)
+    return true
+  }
+
+  private count(type: string): void {
+    this.skipped.set(type, (this.skipped.get(type) ?? 0) + 1)
+  }
+}
+
+function formatOf(version: unknown): SessionFormat {
+  if (version === 0) return 'rc.8'
+  return typeof version === 'number' && Number.isInteger(version) && version > 0 ? `v${version}` : 'unknown'
+}
+
+function isObject(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'string')
+}
