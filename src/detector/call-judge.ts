@@ -1,0 +1,62 @@
+// Cross-call stall: the model thinks at length and produces nothing, or its reasoning restates the
+// previous call's material, call after call. Each call is judged after it finishes; a stall is
+// reported once `maxThinkingSteps` stalled calls accumulate in a row, then the count restarts so a
+// stubborn stall is reported again after another N. Calls with reasoning shorter than
+// `minReasoningChars` (a quick "OK, next") neither count nor reset: they are not evidence either way.
+// Restatement is the share of the call's distinct character 4-grams already present in the previous
+// long call's reasoning; 4-grams are hashed to 32 bits (a collision inflates the share by < 1e-4 at
+// 100k distinct 4-grams), which keeps the remembered set compact.
+
+import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
+import type { StallReason } from './types.ts'
+
+export interface CallObservation {
+  /** The call's full reasoning text. */
+  readonly reasoning: string
+  /** Whether the call produced visible text or a tool call. */
+  readonly hasOutput: boolean
+}
+
+function distinctFourGrams(text: string): Set<number> {
+  const grams = new Set<number>()
+  for (let i = 0; i + 4 <= text.length; i++) {
+    let hash = 0x811c9dc5
+    for (let j = i; j < i + 4; j++) hash = Math.imul(hash ^ text.charCodeAt(j), 0x01000193)
+    grams.add(hash >>> 0)
+  }
+  return grams
+}
+
+function containment(grams: Set<number>, within: Set<number>): number {
+  if (grams.size === 0) return 0
+  let shared = 0
+  for (const gram of grams) if (within.has(gram)) shared++
+  return shared / grams.size
+}
+
+export class CallJudge {
+  private readonly config: DetectorConfig
+  private previousGrams: Set<number> | undefined
+  private stalledCalls = 0
+
+  constructor(config?: Partial<DetectorConfig>) {
+    this.config = resolveDetectorConfig(config)
+  }
+
+  observe(call: CallObservation): StallReason | undefined {
+    const { maxThinkingSteps, minReasoningChars, similarityThreshold } = this.config
+    if (maxThinkingSteps === 0 || call.reasoning.length < minReasoningChars) return undefined
+    const grams = distinctFourGrams(call.reasoning)
+    const restated = similarityThreshold > 0 && this.previousGrams !== undefined
+      && containment(grams, this.previousGrams) >= similarityThreshold
+    this.previousGrams = grams
+    if (!restated && call.hasOutput) {
+      this.stalledCalls = 0
+      return undefined
+    }
+    this.stalledCalls++
+    if (this.stalledCalls < maxThinkingSteps) return undefined
+    this.stalledCalls = 0
+    return restated ? 'repeated-material' : 'reasoning-only'
+  }
+}

@@ -1,0 +1,35 @@
+// Character classes shared by the rules, on UTF-16 code units (the unit `Trip.at` is counted in).
+
+// Lazily filled: 0 = not computed, 1 = not a word character, 2 = letter or digit (any script).
+const wordTable = new Uint8Array(65536)
+const WORD_CHAR = /[\p{L}\p{N}]/u
+
+/** A letter or digit of any script. */
+export function isWordChar(code: number): boolean {
+  if (code < 128) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122)
+  let known = wordTable[code]
+  if (known === 0) {
+    known = WORD_CHAR.test(String.fromCharCode(code)) ? 2 : 1
+    wordTable[code] = known
+  }
+  return known === 2
+}
+
+export function isWhitespace(code: number): boolean {
+  return code <= 32 || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b)
+    || code === 0x2028 || code === 0x2029 || code === 0xfeff
+}
+
+/** CJK characters and punctuation, one token each (the ranges the seed's tokenizer uses). */
+export function isCjk(code: number): boolean {
+  return (code >= 0x3000 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x4dbf)
+    || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff)
+    || (code >= 0xff00 && code <= 0xffef)
+}
+
+export function lowerAscii(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code
+}
+
+export const FNV_OFFSET = 0x811c9dc5
+export const FNV_PRIME = 0x01000193

@@ -1,0 +1,119 @@
+// cycle: the tail of a side is exactly periodic. Catches a model restating the same paragraph or the
+// same run of short sentences verbatim (the seed's reasoning loops had periods of 89–409 chars, the
+// visible-text one 172). It trips when the tail, read at a check point, repeats with some period
+// d ≤ `maxPeriod` over at least max(`minSpan`, `cycleMinPeriods` × d) characters.
+// Deliberately let through: a block repeated exactly twice (2.5 periods are required), and dividers,
+// laughter and padding ("=====", "|---|---|", "哈哈哈", "0000"): a period holding fewer than two
+// distinct letters or digits is not a loop of words.
+//
+// Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier
+// positions with the same 8-gram (as LZ77 does); a check, run when the side's length reaches a
+// multiple of `cycleCheckStride`, walks only those earlier positions, nearest first, and verifies each
+// candidate period backwards until the first mismatch. Memory is one ring of recent characters sized
+// from the settings, independent of the stream's length. Because checks sit at fixed offsets of the
+// side's text, the verdict does not depend on how the text was split into deltas.
+
+import { isWordChar } from './char-classes.ts'
+import type { Finding } from './finding.ts'
+
+const GRAM = 8
+const BASE = 0x9e3779b1 | 0
+const TABLE_BITS = 12
+
+function power(base: number, exponent: number): number {
+  let result = 1
+  for (let i = 0; i < exponent; i++) result = Math.imul(result, base)
+  return result
+}
+const BASE_TO_GRAM = power(BASE, GRAM)
+
+export interface CycleThresholds {
+  readonly maxPeriod: number
+  readonly minSpan: number
+  readonly minPeriods: number
+}
+
+export class CycleRule {
+  private readonly ring: Uint16Array
+  private readonly gramHashes: Int32Array
+  private readonly previousSameBucket: Float64Array
+  private readonly bucketHeads: Float64Array
+  private readonly mask: number
+  private rollingHash = 0
+
+  constructor(private readonly thresholds: CycleThresholds) {
+    const longestNeed = this.need(thresholds.maxPeriod)
+    let size = 1024
+    // Twice the longest verified span, so the start of a loop can be traced back past it.
+    while (size < 2 * longestNeed + 2) size *= 2
+    this.ring = new Uint16Array(size)
+    this.gramHashes = new Int32Array(size)
+    this.previousSameBucket = new Float64Array(size)
+    this.bucketHeads = new Float64Array(1 << TABLE_BITS).fill(-1)
+    this.mask = size - 1
+  }
+
+  private need(period: number): number {
+    return Math.max(this.thresholds.minSpan, Math.ceil(this.thresholds.minPeriods * period))
+  }
+
+  /** Records the character at `position` (0-based offset in the side's text). */
+  add(position: number, code: number): void {
+    const mask = this.mask
+    const outgoing = position >= GRAM ? this.ring[(position - GRAM) & mask] : 0
+    this.ring[position & mask] = code
+    const hash = (Math.imul(this.rollingHash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
+    this.rollingHash = hash
+    if (position < GRAM - 1) return
+    const bucket = (hash ^ (hash >>> 15)) & ((1 << TABLE_BITS) - 1)
+    this.gramHashes[position & mask] = hash
+    this.previousSameBucket[position & mask] = this.bucketHeads[bucket]
+    this.bucketHeads[bucket] = position
+  }
+
+  /** Checks the text up to `length` (the side's length after the last `add`). */
+  check(length: number): Finding | undefined {
+    const { maxPeriod, minSpan } = this.thresholds
+    if (maxPeriod === 0 || length < minSpan) return undefined
+    const ring = this.ring
+    const mask = this.mask
+    const last = length - 1
+    // A run of one repeated character ("=====", spaces, "哈哈哈"): every period shorter than the run
+    // matches inside it and fails at its edge, so those candidates are skipped unverified; a run long
+    // enough to verify is a divider, not a loop.
+    const lastCode = ring[last & mask]
+    let run = 1
+    const runLimit = Math.min(length, this.need(1))
+    while (run < runLimit && ring[(last - run) & mask] === lastCode) run++
+    if (run >= this.need(1)) return undefined
+    const lastHash = this.gramHashes[last & mask]
+    for (let earlier = this.previousSameBucket[last & mask]; earlier >= 0; earlier = this.previousSameBucket[earlier & mask]) {
+      const period = last - earlier
+      if (period > maxPeriod) break
+      if (period < run || this.gramHashes[earlier & mask] !== lastHash) continue
+      const need = this.need(period)
+      if (need > length) continue
+      let matched = 0
+      const required = need - period
+      while (matched < required && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
+      if (matched < required) continue
+      if (this.isDivider(last, period)) return undefined
+      // Trace the repetition back to its start (bounded by the ring).
+      const oldest = Math.max(period, length - this.mask - 1 + period)
+      while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
+      return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched }
+    }
+    return undefined
+  }
+
+  private isDivider(last: number, period: number): boolean {
+    let first = -1
+    for (let i = 0; i < period; i++) {
+      const code = this.ring[(last - i) & this.mask]
+      if (!isWordChar(code)) continue
+      if (first === -1) first = code
+      else if (code !== first) return false
+    }
+    return true
+  }
+}

@@ -1,0 +1,8 @@
+import type { RuleName } from './types.ts'
+
+/** What a rule reports about one side; the detector adds the side and `at`. */
+export interface Finding {
+  readonly rule: RuleName
+  readonly loopStart: number
+  readonly repeatedChars: number
+}

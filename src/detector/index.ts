@@ -1,0 +1,15 @@
+// dsh-loop-breaker/detector: the dependency-free detection core (no imports outside this directory,
+// no Node API). One `StreamDetector` per model call, one `CallJudge` and one `StepJudge` per agent.
+
+export { StreamDetector } from './stream-detector.ts'
+export { CallJudge, type CallObservation } from './call-judge.ts'
+export { StepJudge, stepSignature, type StepObservation, type StepToolCall } from './step-judge.ts'
+export {
+  DETECTOR_SETTINGS,
+  DEFAULT_CONFIG,
+  resolveDetectorConfig,
+  type DetectorConfig,
+  type DetectorSetting,
+  type DetectorSettingName,
+} from './settings.ts'
+export type { Side, Trip, RuleName, StallReason, StepVerdict } from './types.ts'

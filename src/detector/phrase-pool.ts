@@ -1,0 +1,154 @@
+// phrase pool: a small vocabulary of short units reshuffled without any period. The seed's shape is
+// "Go. / OK. / Writing. / Let me write." for 330,188 chars of reasoning (26 phrases, 5,569 sightings),
+// and the same in visible text (44,387 chars), sometimes on one line with no newline at all. Units
+// are lines, and sentences inside a line (ended by . ! ? before white space, or by 。！？), so a pool
+// written on one long line is seen too. A unit is normalised (trimmed, white space collapsed, ASCII
+// lower-cased) and counts only if it has at least 2 chars and a letter or digit: "}" and "|---|" are
+// syntax, not phrases. Over a recent window of `windowChars` normalised chars (a long productive
+// prefix cannot dilute it) the rule trips when all three hold:
+//   repeated mass  Σ (sightings − 1) × length  ≥ minRepeatedChars   (enough text is repetition)
+//   coverage       repeated mass / window      ≥ poolMinCoverage    (most of the window is repetition)
+//   concentration  sightings / distinct units  ≥ poolMinConcentration
+// Concentration is what lets a code block quoted twice (before/after: every line seen ~2 times)
+// through, while a pool sees each phrase 7–23 times (seed measurements).
+//
+// Units are hashed (32-bit FNV plus length) as they stream, so a long line costs O(1) per char and
+// nothing is kept beyond the window's units. The verdict is taken when a unit ends, at a fixed offset
+// of the text, so it does not depend on delta boundaries.
+
+import { FNV_OFFSET, FNV_PRIME, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
+import type { Finding } from './finding.ts'
+
+export interface PoolThresholds {
+  readonly minRepeatedChars: number
+  readonly windowChars: number
+  readonly minCoverage: number
+  readonly minConcentration: number
+}
+
+const SPACE = 32
+const LENGTH_FACTOR = 2 ** 32
+const MAX_KEYED_LENGTH = 2 ** 20
+
+function endsSentenceBeforeSpace(code: number): boolean {
+  return code === 46 || code === 33 || code === 63 // . ! ?
+}
+function endsSentence(code: number): boolean {
+  return code === 0x3002 || code === 0xff01 || code === 0xff1f // 。！？
+}
+
+export class PhrasePoolRule {
+  // The unit being read.
+  private hash = FNV_OFFSET
+  private length = 0
+  private hasWordChar = false
+  private start = 0
+  private spacePending = false
+  private afterSentenceEnd = false
+  // The window: parallel arrays from `head` on, oldest first.
+  private keys: number[] = []
+  private lengths: number[] = []
+  private starts: number[] = []
+  private counted: boolean[] = []
+  private head = 0
+  private windowLength = 0
+  private readonly sightingsByKey = new Map<number, number>()
+  private repeatedMass = 0
+  private sightings = 0
+
+  constructor(private readonly thresholds: PoolThresholds) {}
+
+  /** Feeds the character at `position`; returns a finding when a unit ends and the window is a pool. */
+  add(position: number, code: number): Finding | undefined {
+    if (code === 10 || code === 13) return this.endUnit()
+    if (isWhitespace(code)) {
+      if (this.afterSentenceEnd) return this.endUnit()
+      if (this.length > 0) this.spacePending = true
+      return undefined
+    }
+    if (this.length === 0) this.start = position
+    if (this.spacePending) {
+      this.hash = Math.imul(this.hash ^ SPACE, FNV_PRIME)
+      this.length++
+      this.spacePending = false
+    }
+    this.hash = Math.imul(this.hash ^ lowerAscii(code), FNV_PRIME)
+    this.length++
+    if (!this.hasWordChar && isWordChar(code)) this.hasWordChar = true
+    if (endsSentence(code)) return this.endUnit()
+    this.afterSentenceEnd = endsSentenceBeforeSpace(code)
+    return undefined
+  }
+
+  private endUnit(): Finding | undefined {
+    const length = this.length
+    const counted = length >= 2 && this.hasWordChar
+    const key = (this.hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR
+    const start = this.start
+    this.hash = FNV_OFFSET
+    this.length = 0
+    this.hasWordChar = false
+    this.spacePending = false
+    this.afterSentenceEnd = false
+    if (length === 0) return undefined
+    this.enter(key, length, start, counted)
+    return this.verdict()
+  }
+
+  private enter(key: number, length: number, start: number, counted: boolean): void {
+    this.keys.push(key)
+    this.lengths.push(length)
+    this.starts.push(start)
+    this.counted.push(counted)
+    this.windowLength += length
+    if (counted) {
+      const seen = this.sightingsByKey.get(key) ?? 0
+      if (seen > 0) this.repeatedMass += length
+      this.sightingsByKey.set(key, seen + 1)
+      this.sightings++
+    }
+    while (this.windowLength > this.thresholds.windowChars && this.keys.length - this.head > 1) this.leaveOldest()
+    if (this.head > 1024 && this.head * 2 > this.keys.length) {
+      this.keys = this.keys.slice(this.head)
+      this.lengths = this.lengths.slice(this.head)
+      this.starts = this.starts.slice(this.head)
+      this.counted = this.counted.slice(this.head)
+      this.head = 0
+    }
+  }
+
+  private leaveOldest(): void {
+    const index = this.head++
+    const length = this.lengths[index]
+    this.windowLength -= length
+    if (!this.counted[index]) return
+    const key = this.keys[index]
+    const seen = this.sightingsByKey.get(key) as number
+    if (seen > 1) {
+      this.repeatedMass -= length
+      this.sightingsByKey.set(key, seen - 1)
+    } else {
+      this.sightingsByKey.delete(key)
+    }
+    this.sightings--
+  }
+
+  private verdict(): Finding | undefined {
+    const { minRepeatedChars, minCoverage, minConcentration } = this.thresholds
+    if (minRepeatedChars === 0 || this.repeatedMass < minRepeatedChars) return undefined
+    if (this.repeatedMass < minCoverage * this.windowLength) return undefined
+    if (this.sightings < minConcentration * this.sightingsByKey.size) return undefined
+    return { rule: 'phrase-pool', loopStart: this.firstRepeatStart(), repeatedChars: this.repeatedMass }
+  }
+
+  /** Where the first unit of the window that repeats an earlier one begins. */
+  private firstRepeatStart(): number {
+    const seen = new Set<number>()
+    for (let i = this.head; i < this.keys.length; i++) {
+      if (!this.counted[i]) continue
+      if (seen.has(this.keys[i])) return this.starts[i]
+      seen.add(this.keys[i])
+    }
+    return this.starts[this.keys.length - 1]
+  }
+}

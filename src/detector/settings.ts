@@ -1,0 +1,206 @@
+// Every threshold of the detector core, in one table: the plugin builds its schemastery Config by
+// iterating it and the analyzer resolves `--set key=value` through `resolveDetectorConfig`, so a default
+// or a description has exactly one source. Convention: a rule is switched off by setting its main
+// threshold (named in its description) to 0. Reaction settings (escalation, caps) belong to the plugin.
+
+export interface DetectorSetting {
+  readonly default: number
+  /** One line, user-facing. */
+  readonly description: string
+  readonly min: number
+  readonly max?: number
+  readonly integer: boolean
+}
+
+export const DETECTOR_SETTINGS = {
+  // ── cycle: an exactly periodic tail ───────────────────────────────────────────────────────────────
+  // Real loop periods measured in the seed: 89, 102, 105, 154, 187, 235, 382, 409 characters in
+  // reasoning and 172 in visible text; every time the cap sat below a real period the rule failed
+  // silently (no trip, no log). 1024 is 2.5 × the longest period ever seen, and costs nothing on the
+  // corpus (test/detector/corpus.test.ts); a test pins cap > every measured period.
+  reasoningCycleMaxPeriod: {
+    default: 1024, min: 0, max: 8192, integer: true,
+    description: 'Longest period (chars) of an exactly repeating reasoning tail that counts as a loop; 0 turns the cycle rule off for reasoning.',
+  },
+  // Reasoning is a draft space that legitimately restates a plan, so it needs a longer verbatim span
+  // than visible text; 384 + the check stride (32) stays inside the 512-character latency target.
+  reasoningCycleMinSpan: {
+    default: 384, min: 16, max: 65536, integer: true,
+    description: 'Minimum length (chars) of the periodic reasoning tail before the cycle rule trips.',
+  },
+  textCycleMaxPeriod: {
+    default: 1024, min: 0, max: 8192, integer: true,
+    description: 'Longest period (chars) of an exactly repeating visible-text tail that counts as a loop; 0 turns the cycle rule off for text.',
+  },
+  // The seed's visible-text loop (period 172) was cut at 576 chars with a 256 span; nothing in 2,973
+  // real long answers is periodic over 256 chars with a ≥ 2-letter unit.
+  textCycleMinSpan: {
+    default: 256, min: 16, max: 65536, integer: true,
+    description: 'Minimum length (chars) of the periodic visible-text tail before the cycle rule trips.',
+  },
+  toolCycleMaxPeriod: {
+    default: 1024, min: 0, max: 8192, integer: true,
+    description: 'Longest period (chars) of an exactly repeating tool-argument tail that counts as a loop; 0 turns the cycle rule off for tool arguments.',
+  },
+  // Files legitimately repeat a block a few times (fixtures, generated tables); a model writing the
+  // same line into a file keeps going for thousands of characters, so the tool side waits for 2 KiB.
+  toolCycleMinSpan: {
+    default: 2048, min: 16, max: 65536, integer: true,
+    description: 'Minimum length (chars) of the periodic tool-argument tail before the cycle rule trips.',
+  },
+  // Exact repetition twice is normal (doubled .d.ts overloads, a before/after quote); 2.5 periods means
+  // a block repeated twice never trips on its own, and 2.5 × 409 + stride stays under 3 periods.
+  cycleMinPeriods: {
+    default: 2.5, min: 2, max: 64, integer: false,
+    description: 'Minimum number of periods the tail must span (exactly twice is normal in code; a loop keeps going).',
+  },
+  // Cost/latency trade-off: the cycle check runs when a side's length crosses a multiple of this.
+  cycleCheckStride: {
+    default: 32, min: 1, max: 1024, integer: true,
+    description: 'The cycle rule checks every time a side grows past a multiple of this many chars.',
+  },
+
+  // ── phrase pool: a small vocabulary of lines or sentences reshuffled ──────────────────────────────
+  // The seed's pool ("Go. / OK. / Writing. / Let me write.", 330,188 chars) had no period at all; 26
+  // phrases seen 5,569 times. 512 repeated chars inside a 1,024-char window is reached about 700 chars
+  // into a pool even after a long productive prefix.
+  reasoningPoolMinRepeatedChars: {
+    default: 512, min: 0, max: 65536, integer: true,
+    description: 'Repeated phrase mass (chars) in the recent reasoning window that trips the phrase-pool rule; 0 turns it off for reasoning.',
+  },
+  textPoolMinRepeatedChars: {
+    default: 512, min: 0, max: 65536, integer: true,
+    description: 'Repeated phrase mass (chars) in the recent visible-text window that trips the phrase-pool rule; 0 turns it off for text.',
+  },
+  // Ratios over a recent window, not the whole call, so a long productive prefix cannot hide a pool.
+  poolWindowChars: {
+    default: 1024, min: 64, max: 65536, integer: true,
+    description: 'Size (chars of normalised units) of the recent reasoning/text window the phrase-pool ratios are measured over.',
+  },
+  // Config files, CSV and generated tables repeat many lines; the tool side wants a bigger, purer pool.
+  toolPoolMinRepeatedChars: {
+    default: 4096, min: 0, max: 262144, integer: true,
+    description: 'Repeated phrase mass (chars) in the recent tool-argument window that trips the phrase-pool rule; 0 turns it off for tool arguments.',
+  },
+  toolPoolWindowChars: {
+    default: 8192, min: 64, max: 262144, integer: true,
+    description: 'Size (chars of normalised units) of the recent tool-argument window the phrase-pool ratios are measured over.',
+  },
+  // Normal prose reuses wording ("Let me check") but most of it is new; a pool tends to 1.0.
+  poolMinCoverage: {
+    default: 0.6, min: 0, max: 1, integer: false,
+    description: 'Share of the window that must be repetition of earlier units before the phrase-pool rule trips.',
+  },
+  // Sightings per distinct unit: real pools measured 7.2–23 in the seed, a block quoted twice
+  // (before/after) 1.4–2.5; 4 sits between with ~1.6× margin each side.
+  poolMinConcentration: {
+    default: 4, min: 0, max: 1000, integer: false,
+    description: 'Average sightings per distinct unit in the window (quoting a block twice gives ~2; a pool gives 7+).',
+  },
+
+  // ── token period: a block of tokens repeated back to back, modulo case and white space ────────────
+  tokenPeriodMinRepeats: {
+    default: 16, min: 0, max: 1000, integer: true,
+    description: 'Back-to-back repeats of a token block in reasoning/text that trip the token-period rule; 0 turns it off for reasoning and text.',
+  },
+  toolTokenPeriodMinRepeats: {
+    default: 64, min: 0, max: 1000, integer: true,
+    description: 'Back-to-back repeats of a token block in tool arguments that trip the token-period rule; 0 turns it off for tool arguments.',
+  },
+  tokenPeriodMaxBlock: {
+    default: 32, min: 1, max: 256, integer: true,
+    description: 'Longest token block (tokens; a CJK character is one token) the token-period rule looks for.',
+  },
+  // "哈哈哈" and "| --- | --- |" are one or two distinct tokens: laughter and dividers, not loops.
+  tokenPeriodMinDistinct: {
+    default: 3, min: 1, max: 256, integer: true,
+    description: 'Minimum distinct tokens in a repeated block (so "哈哈哈" or a table divider is not a loop).',
+  },
+
+  // ── identical chunks: the provider sends the same delta again and again ───────────────────────────
+  maxIdenticalChunks: {
+    default: 60, min: 0, max: 100000, integer: true,
+    description: 'Consecutive identical reasoning/text deltas that trip the identical-chunks rule; 0 turns it off for reasoning and text.',
+  },
+  toolMaxIdenticalChunks: {
+    default: 240, min: 0, max: 100000, integer: true,
+    description: 'Consecutive identical tool-argument deltas that trip the identical-chunks rule; 0 turns it off for tool arguments.',
+  },
+
+  // ── cross-call stall (CallJudge) ───────────────────────────────────────────────────────────────────
+  maxThinkingSteps: {
+    default: 3, min: 0, max: 1000, integer: true,
+    description: 'Consecutive stalled calls (long reasoning with no output, or restating the previous call) before a stall is reported; 0 turns the cross-call judge off.',
+  },
+  // Calibrated on 4,628 real calls: 1,005 had reasoning ≥ 2,048 chars; shorter calls neither count nor
+  // reset, so a quick "OK" between two long stalls does not hide them.
+  minReasoningChars: {
+    default: 2048, min: 1, max: 10000000, integer: true,
+    description: 'Reasoning shorter than this (chars) neither counts as a stalled call nor resets the count.',
+  },
+  similarityThreshold: {
+    default: 0.8, min: 0, max: 1, integer: false,
+    description: 'Share of a call\'s distinct character 4-grams found in the previous call\'s reasoning that makes it a restatement; 0 turns restatement detection off.',
+  },
+
+  // ── cross-step repeat (StepJudge) ──────────────────────────────────────────────────────────────────
+  maxRepeatedSteps: {
+    default: 3, min: 0, max: 1000, integer: true,
+    description: 'The same normalised step (text + tool calls) this many times in a row is reported; 0 turns it off.',
+  },
+  // A-B-A-B-A-B: each of the two steps seen three times, the same evidence as three identical steps.
+  maxAlternatingSteps: {
+    default: 6, min: 0, max: 1000, integer: true,
+    description: 'Steps alternating between two normalised forms (A-B-A-B...) this many in a row are reported; 0 turns it off.',
+  },
+} as const satisfies Record<string, DetectorSetting>
+
+export type DetectorSettingName = keyof typeof DETECTOR_SETTINGS
+export type DetectorConfig = { readonly [K in DetectorSettingName]: number }
+
+const SETTING_NAMES = Object.keys(DETECTOR_SETTINGS) as DetectorSettingName[]
+
+export const DEFAULT_CONFIG: DetectorConfig = Object.freeze(
+  Object.fromEntries(SETTING_NAMES.map((name) => [name, DETECTOR_SETTINGS[name].default])) as DetectorConfig,
+)
+
+function fail(field: string, requirement: string, value: unknown): never {
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value)
+  throw new Error(`loop-breaker: ${field} must be ${requirement} (got ${shown})`)
+}
+
+/** Fills defaults and validates; throws `loop-breaker: <field> must be ... (got <value>)`. */
+export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): DetectorConfig {
+  if (partial === undefined) return DEFAULT_CONFIG
+  if (partial === null || typeof partial !== 'object') fail('detector config', 'an object', partial)
+  for (const field of Object.keys(partial)) {
+    if (!Object.hasOwn(DETECTOR_SETTINGS, field)) fail(field, `one of the detector settings (${SETTING_NAMES.join(', ')})`, field)
+  }
+  const resolved = { ...DEFAULT_CONFIG } as { -readonly [K in DetectorSettingName]: number }
+  for (const name of SETTING_NAMES) {
+    const value: unknown = (partial as Record<string, unknown>)[name]
+    if (value === undefined) continue
+    const setting: DetectorSetting = DETECTOR_SETTINGS[name]
+    if (typeof value !== 'number' || !Number.isFinite(value)) fail(name, 'a finite number', value)
+    if (setting.integer && !Number.isInteger(value)) fail(name, 'an integer', value)
+    if (value < setting.min) fail(name, `at least ${setting.min}`, value)
+    if (setting.max !== undefined && value > setting.max) fail(name, `at most ${setting.max}`, value)
+    resolved[name] = value
+  }
+  // Combinations under which a rule could never trip are configuration mistakes, not silent no-ops.
+  if (resolved.reasoningPoolMinRepeatedChars > resolved.poolWindowChars)
+    fail('reasoningPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.reasoningPoolMinRepeatedChars)
+  if (resolved.textPoolMinRepeatedChars > resolved.poolWindowChars)
+    fail('textPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.textPoolMinRepeatedChars)
+  if (resolved.toolPoolMinRepeatedChars > resolved.toolPoolWindowChars)
+    fail('toolPoolMinRepeatedChars', `0 or at most toolPoolWindowChars (${resolved.toolPoolWindowChars})`, resolved.toolPoolMinRepeatedChars)
+  for (const name of ['tokenPeriodMinRepeats', 'toolTokenPeriodMinRepeats', 'maxIdenticalChunks', 'toolMaxIdenticalChunks'] as const) {
+    if (resolved[name] === 1) fail(name, '0 (off) or at least 2', 1)
+  }
+  if (resolved.tokenPeriodMinDistinct > resolved.tokenPeriodMaxBlock)
+    fail('tokenPeriodMinDistinct', `at most tokenPeriodMaxBlock (${resolved.tokenPeriodMaxBlock})`, resolved.tokenPeriodMinDistinct)
+  if (resolved.maxRepeatedSteps === 1) fail('maxRepeatedSteps', '0 (off) or at least 2', 1)
+  if (resolved.maxAlternatingSteps > 0 && resolved.maxAlternatingSteps < 4)
+    fail('maxAlternatingSteps', '0 (off) or at least 4', resolved.maxAlternatingSteps)
+  return Object.freeze(resolved)
+}

@@ -1,0 +1,28 @@
+// Public types of the detector core (shared by the rules, the plugin and the offline tools).
+
+/** Which stream of one model call a delta belongs to: reasoning, visible text, or tool-call arguments. */
+export type Side = 'reasoning' | 'text' | 'tool'
+
+/** The in-call rules; tool-side trips carry the same names with `side: 'tool'`. */
+export type RuleName = 'cycle' | 'phrase-pool' | 'identical-chunks' | 'token-period'
+
+/** The first rule that fired in one call. */
+export interface Trip {
+  readonly rule: RuleName
+  readonly side: Side
+  /** UTF-16 length of that side's text streamed so far, including the tripping delta. */
+  readonly at: number
+  /** How much text is actual repetition: from `loopStart` to the point where the rule verified it. */
+  readonly repeatedChars: number
+  /**
+   * UTF-16 offset in that side's text where the repeated stretch begins. One copy of the repeated
+   * material stays before it, so `text.slice(0, loopStart)` still shows what the model kept saying.
+   */
+  readonly loopStart: number
+}
+
+/** Why the cross-call judge reports a stall. */
+export type StallReason = 'reasoning-only' | 'repeated-material'
+
+/** Why the cross-step judge reports a repeat. */
+export type StepVerdict = 'repeated-step' | 'alternating-steps'
