@@ -39,7 +39,7 @@ describe('the local DeepSeek endpoint speaks what the real rc.8 adapter expects'
     const failures: any[] = []
     const host = await createDeepSeekHost(server)
     dispose = host.dispose
-    host.ctx.on('agent/request-error', (payload: any) => { failures.push(payload.failure) })
+    host.ctx.on('agent/request-error', (payload, next) => { failures.push(payload.failure); return next() })
     const agent = host.createAgent()
     await host.ask(agent, 'hello')
     expect(failures[0]).toMatchObject({ code: 'RATE_LIMIT', status: 429, message: 'Rate limit reached', providerRetryAfterMs: 7000 })
@@ -54,7 +54,7 @@ describe('the local DeepSeek endpoint speaks what the real rc.8 adapter expects'
     const host = await createDeepSeekHost(server)
     dispose = host.dispose
     const agent = host.createAgent()
-    agent.followup(createUserMessage({ content: [{ type: 'text', text: 'loop' }] }))
+    agent.followup(createUserMessage({ content: [{ type: 'text', text: 'loop' }], source: { kind: 'user' } }))
     await new Promise((resolve) => setTimeout(resolve, 150))
     const cancelledAt = performance.now()
     agent.cancel({ kind: 'hook', reason: 'test' })
@@ -73,7 +73,7 @@ describe('the local DeepSeek endpoint speaks what the real rc.8 adapter expects'
     const failures: any[] = []
     const host = await createDeepSeekHost(server)
     dispose = host.dispose
-    host.ctx.on('agent/request-error', (payload: any) => { failures.push(payload.failure) })
+    host.ctx.on('agent/request-error', (payload, next) => { failures.push(payload.failure); return next() })
     const agent = host.createAgent()
     await host.ask(agent, 'hello')
     expect(failures[0].code).toBe('TRANSPORT')

@@ -67,7 +67,7 @@ export interface Exchange {
   res: ServerResponse
 }
 
-export type Handler = (exchange: Exchange) => void | Promise<void>
+export type Handler = (exchange: Exchange) => unknown
 
 export interface DeepSeekServer {
   /** Base URL for the adapter (`/chat/completions` is appended by it). */
@@ -252,7 +252,7 @@ export async function createDeepSeekHost(server: DeepSeekServer, options: HostOp
   // A real adapter serialises content blocks; host.ts's `ask` passes a bare string, which only the
   // scripted adapter tolerates.
   const ask = async (agent: any, text: string) => {
-    agent.followup(createUserMessage({ content: [{ type: 'text', text }] }))
+    agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
     await agent.whenIdle()
   }
   return { ...host, createAgent, ask }

@@ -1,0 +1,67 @@
+/**
+ * `retry-coordinator`: the DSH plugin that decides, on `agent/request-error`, whether a failed model
+ * request is retried, handed to compaction, or ends the turn with an explanation; and the pure
+ * classification and delay functions it runs on, exported for tests and tools. It replaces DSH's
+ * `llm-retry` (disable that row: two executors would retry twice). It does not touch the stream: a
+ * call the loop-breaker cut ends with a normal stop and never reaches this plugin.
+ */
+import type { Context } from '@deepseek-ai/cordis'
+import Schema from '@deepseek-ai/schemastery'
+import { BudgetPatchSchema, PLUGIN_NAME, resolveBudgets } from './budgets.ts'
+import type { BudgetPatch } from './budgets.ts'
+import type { RetryableKind } from './classify.ts'
+import { recoverRequestError } from './coordinator.ts'
+import type { RequestErrorPayload } from './coordinator.ts'
+import './events.ts'
+
+export { classifyFailure, isRetryableKind, RETRYABLE_KINDS } from './classify.ts'
+export type { Classification, FailureInput, FailureKind, RetryableKind } from './classify.ts'
+export { computeDelay, parseMessageDelay, serverDelay } from './delay.ts'
+export type { Delay, DelayBudget, DelaySource, ServerDelay } from './delay.ts'
+export { DEFAULT_BUDGETS, resolveBudgets } from './budgets.ts'
+export type { Budget, BudgetPatch, Budgets } from './budgets.ts'
+export { CONTEXT_OVERFLOW_PATTERNS, OUTPUT_RESERVE_PATTERNS } from './overflow-patterns.ts'
+export type { WordingPattern } from './overflow-patterns.ts'
+export { RETRY_EVENT, RETRY_STARTED_EVENT, STOPPED_EVENT } from './events.ts'
+export type { RetryEventData, RetryStartedEventData, StopReason, StoppedEventData } from './events.ts'
+
+export const name = PLUGIN_NAME
+export const inject = ['agents']
+
+export interface Config {
+  /**
+   * Overrides of the default budget per retryable kind (`rate-limit`, `server`, `network`, `stream`,
+   * `empty-response`), field by field; see `DEFAULT_BUDGETS` for the defaults. Default `{}`.
+   */
+  budgets?: Partial<Record<RetryableKind, BudgetPatch>>
+  /**
+   * Per-provider overrides (keyed by provider route, e.g. `deepseek-official`), applied field by field
+   * on top of `budgets`. Default `{}`.
+   */
+  providers?: Record<string, Partial<Record<RetryableKind, BudgetPatch>>>
+}
+
+export const Config: Schema<Config> = Schema.object({
+  budgets: Schema.dict(BudgetPatchSchema).default({}).description('Budget overrides per retryable kind.'),
+  providers: Schema.dict(Schema.dict(BudgetPatchSchema)).default({}).description('Budget overrides per provider, then per kind.'),
+}) as Schema<Config>
+
+export function apply(ctx: Context, config: Config = {}): void {
+  const budgets = resolveBudgets(config.budgets, config.providers as Record<string, Record<string, unknown>> | undefined)
+  const lifetime = new AbortController()
+  const active = new Set<Promise<unknown>>()
+  // Prepended so the coordinator sees a failure before any other recovery listener: it is the one
+  // retry executor, and its overflow re-tagging must precede dsh-compaction-basic's code check.
+  const dispose = (ctx as any).on('agent/request-error', (payload: RequestErrorPayload, next: () => Promise<any>) => {
+    const decision = recoverRequestError(payload, next, { budgets, lifetime: lifetime.signal })
+    const settled = decision.then(() => undefined, () => undefined)
+    active.add(settled)
+    void settled.then(() => active.delete(settled))
+    return decision
+  }, { prepend: true })
+  ;(ctx as any).effect(() => async () => {
+    dispose()
+    lifetime.abort(new Error(`${PLUGIN_NAME} disposed`))
+    await Promise.allSettled([...active])
+  }, `${PLUGIN_NAME}: end waits on dispose`)
+}
