@@ -1,0 +1,107 @@
+/**
+ * The plugin's configuration: every detector threshold (built by iterating the detector's
+ * `DETECTOR_SETTINGS`, so defaults and descriptions have one source) plus the reaction settings, and the
+ * load-time validation that fails loud with the field and the value.
+ */
+import Schema from '@deepseek-ai/schemastery'
+import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
+import type { DetectorConfig, DetectorSettingName } from '../detector/index.ts'
+import type { EscalateMode, EscalationSettings } from './escalation.ts'
+
+/**
+ * Plugin config. The detector thresholds (`reasoningCycleMinSpan`, `poolMinCoverage`, ...) are documented
+ * with their defaults in the detector's `DETECTOR_SETTINGS` table and in the README's Config table; the
+ * reaction settings are below.
+ */
+export interface Config extends Partial<DetectorConfig> {
+  /**
+   * The strongest reaction (default `'cancel'`): `'warn'` cuts and leaves the notice for the next request
+   * the agent makes anyway; `'steer'` also makes the model continue in the same turn; `'cancel'` also
+   * cancels the turn when the loop persists.
+   */
+  escalate?: EscalateMode
+  /** Consecutive findings in one user turn at which the turn is cancelled (default 3: remind, replan, cancel). */
+  maxBreaksPerTurn?: number
+  /** Reactions per user turn (default 6); the last one cancels without resuming, later findings are only recorded. */
+  maxFires?: number
+  /** After a cancel, wait until the agent is idle and follow up with the notice (default false). */
+  resumeAfterBreak?: boolean
+  /** Replace the repeated tail of a cut block with a short marker in what the model reads next (default true). */
+  trimHistory?: boolean
+}
+
+export interface ResolvedConfig {
+  detector: DetectorConfig
+  escalation: EscalationSettings
+  trimHistory: boolean
+}
+
+const REACTION_DEFAULTS = {
+  escalate: 'cancel',
+  maxBreaksPerTurn: 3,
+  maxFires: 6,
+  resumeAfterBreak: false,
+  trimHistory: true,
+} as const satisfies EscalationSettings & { trimHistory: boolean }
+
+const ESCALATE_MODES: readonly EscalateMode[] = ['warn', 'steer', 'cancel']
+
+const detectorSchema = Object.fromEntries(
+  (Object.keys(DETECTOR_SETTINGS) as DetectorSettingName[]).map((name) => {
+    const setting = DETECTOR_SETTINGS[name]
+    return [name, Schema.number().default(setting.default).description(setting.description)]
+  }),
+) as { [K in DetectorSettingName]: Schema<number> }
+
+export const Config: Schema<Config> = Schema.object({
+  ...detectorSchema,
+  escalate: Schema.union(ESCALATE_MODES.map((mode) => Schema.const(mode)))
+    .default(REACTION_DEFAULTS.escalate)
+    .description("Strongest reaction: 'warn' (cut, notice with the next request), 'steer' (also continue the turn), 'cancel' (also cancel a persisting loop)."),
+  maxBreaksPerTurn: Schema.number().default(REACTION_DEFAULTS.maxBreaksPerTurn)
+    .description('Consecutive findings in one user turn at which the turn is cancelled (1 = remind, then replan, then cancel).'),
+  maxFires: Schema.number().default(REACTION_DEFAULTS.maxFires)
+    .description('Reactions per user turn; the last one cancels without resuming, later findings are only recorded.'),
+  resumeAfterBreak: Schema.boolean().default(REACTION_DEFAULTS.resumeAfterBreak)
+    .description('After cancelling a turn, wait until the agent is idle and follow up with the notice.'),
+  trimHistory: Schema.boolean().default(REACTION_DEFAULTS.trimHistory)
+    .description('Replace the repeated tail of a cut block with a short marker in what the model reads next (the raw chunks stay in the log).'),
+}) as Schema<Config>
+
+function fail(field: string, requirement: string, value: unknown): never {
+  throw new Error(`loop-breaker: ${field} must be ${requirement} (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`)
+}
+
+function positiveInteger(field: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(field, 'an integer >= 1', value)
+  return value
+}
+
+function flag(field: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') fail(field, 'true or false', value)
+  return value
+}
+
+/** Fill defaults and validate; throws `loop-breaker: <field> must be ... (got <value>)`. */
+export function resolveConfig(config: Config = {}): ResolvedConfig {
+  const detectorPart: Record<string, unknown> = {}
+  const reactionPart: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(config)) {
+    if (value === undefined) continue
+    if (Object.hasOwn(DETECTOR_SETTINGS, field)) detectorPart[field] = value
+    else if (Object.hasOwn(REACTION_DEFAULTS, field)) reactionPart[field] = value
+    else fail(field, 'a known setting (a detector threshold or escalate, maxBreaksPerTurn, maxFires, resumeAfterBreak, trimHistory)', field)
+  }
+  const reaction = { ...REACTION_DEFAULTS, ...reactionPart }
+  if (!ESCALATE_MODES.includes(reaction.escalate as EscalateMode)) fail('escalate', "'warn', 'steer' or 'cancel'", reaction.escalate)
+  return {
+    detector: resolveDetectorConfig(detectorPart as Partial<DetectorConfig>),
+    escalation: {
+      escalate: reaction.escalate as EscalateMode,
+      maxBreaksPerTurn: positiveInteger('maxBreaksPerTurn', reaction.maxBreaksPerTurn),
+      maxFires: positiveInteger('maxFires', reaction.maxFires),
+      resumeAfterBreak: flag('resumeAfterBreak', reaction.resumeAfterBreak),
+    },
+    trimHistory: flag('trimHistory', reaction.trimHistory),
+  }
+}

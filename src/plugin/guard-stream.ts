@@ -1,0 +1,129 @@
+/**
+ * The `llm/stream` wrapper for one model call: every chunk passes through unchanged and in order, every
+ * reasoning, text and tool-call delta is fed to the call's detector, and on a trip the call is cut with an
+ * ending that is legal by DSH's stream grammar (close every open block, then `finish {kind:'stop'}`), after
+ * the upstream iterator is returned so the provider request really closes. It knows nothing about agents:
+ * what a trip means is decided by `onTrip`, and what to do afterwards runs once the consumer has taken the
+ * closing chunks. It fails open: if observing throws, the rest of the call streams on untouched.
+ */
+import type { StreamChunk } from '@deepseek-ai/dsh-llm'
+import type { Trip } from '../detector/index.ts'
+import { OpenBlocks, sideOfDelta } from './open-blocks.ts'
+import type { TrimMarker } from './open-blocks.ts'
+
+/** The part of a detector the wrapper uses (the real one is the detector's `StreamDetector`). */
+export interface CallDetector {
+  push(side: Trip['side'], delta: string): Trip | undefined
+}
+
+/** A call that ended by itself, assembled from its `block-end`s, for the cross-call and cross-step judges. */
+export interface CompletedCall {
+  reasoning: string
+  text: string
+  toolCalls: Array<{ name: string; arguments: string }>
+}
+
+/** The plugin's answer to a trip: cut (with what to do once the cut is delivered) or let the call run. */
+export type TripDecision = { cut: true; trimHistory: boolean; afterCut: () => void } | { cut: false }
+
+export interface GuardHooks {
+  detector: CallDetector
+  onTrip(trip: Trip): TripDecision
+  /**
+   * Runs when a call that was not cut ends with a non-error finish; what it returns runs once the
+   * consumer has taken the finish.
+   */
+  onComplete(call: CompletedCall): (() => void) | undefined
+  marker: TrimMarker
+  /** Fail-open report: called at most once per call, after which the call is only passed through. */
+  onFailure(error: unknown): void
+}
+
+export async function* guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHooks): AsyncGenerator<StreamChunk> {
+  const iterator = upstream[Symbol.asyncIterator]()
+  const blocks = new OpenBlocks()
+  const completed: CompletedCall = { reasoning: '', text: '', toolCalls: [] }
+  let watching = true
+  let upstreamDone = false
+  /** The plugin's reaction, run once the consumer has taken the last chunk (or stopped reading). */
+  let after: (() => void) | undefined
+  try {
+    while (true) {
+      const next = await iterator.next()
+      if (next.done) {
+        upstreamDone = true
+        return
+      }
+      const chunk = next.value
+      let cut: { trip: Trip; trimHistory: boolean; afterCut: () => void } | undefined
+      if (watching) {
+        try {
+          cut = observe(chunk)
+        } catch (error) {
+          watching = false
+          hooks.onFailure(error)
+        }
+      }
+      yield chunk
+      if (cut !== undefined) {
+        closeUpstream()
+        after = cut.afterCut
+        yield* cutChunks(cut.trip, cut.trimHistory)
+        return
+      }
+    }
+  } finally {
+    if (!upstreamDone) closeUpstream()
+    if (after !== undefined) {
+      try {
+        after()
+      } catch (error) {
+        hooks.onFailure(error)
+      }
+    }
+  }
+
+  /**
+   * Track the chunk and return the cut to make when it trips the detector and the plugin acts on it.
+   * A trip while a block of a type the ledger cannot close is open waits: the detector repeats its
+   * trip on every later delta, so the cut happens at the first delta after that block closed.
+   */
+  function observe(chunk: StreamChunk) {
+    blocks.observe(chunk)
+    if (chunk.type === 'block-end') collect(chunk.block)
+    if (chunk.type === 'finish') {
+      watching = false
+      if (chunk.reason.kind !== 'error' && chunk.reason.kind !== 'aborted') after = hooks.onComplete(completed)
+      return undefined
+    }
+    const delta = sideOfDelta(chunk)
+    if (delta === undefined || delta.text.length === 0) return undefined
+    const trip = hooks.detector.push(delta.side, delta.text)
+    if (trip === undefined || !blocks.closable()) return undefined
+    watching = false
+    const decision = hooks.onTrip(trip)
+    return decision.cut ? { trip, trimHistory: decision.trimHistory, afterCut: decision.afterCut } : undefined
+  }
+
+  function collect(block: any) {
+    if (block.type === 'reasoning') completed.reasoning += block.text
+    else if (block.type === 'text') completed.text += block.text
+    else if (block.type === 'tool-call') completed.toolCalls.push({ name: block.name, arguments: block.arguments })
+  }
+
+  function* cutChunks(trip: Trip, trimHistory: boolean): Generator<StreamChunk> {
+    const trim = trimHistory ? { side: trip.side, loopStart: trip.loopStart } : undefined
+    yield* blocks.close(trim, hooks.marker)
+    yield { type: 'finish', reason: { kind: 'stop' } } as StreamChunk
+  }
+
+  /** Stop the provider request without waiting on it: a slow or failing close must not hold the cut. */
+  function closeUpstream() {
+    upstreamDone = true
+    try {
+      Promise.resolve(iterator.return?.()).catch(() => {})
+    } catch {
+      // A synchronous throw from return() leaves nothing to close.
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The blocks one model call has open, kept with just enough to close each of them legally if the call is
+ * cut: the text (or tool-call arguments) streamed into it so far, and where that text sits in its side's
+ * stream, so a trip's `loopStart` (an offset in the side's text, across every block of that side) maps to
+ * a position inside the block. It never changes a chunk; it only reads them.
+ */
+import type { StreamChunk } from '@deepseek-ai/dsh-llm'
+import type { Side } from '../detector/index.ts'
+
+/** A run of a block's text that was streamed contiguously in its side's text. */
+interface Segment {
+  sideStart: number
+  length: number
+}
+
+interface OpenBlock {
+  index: number
+  blockType: string
+  side: Side | undefined
+  text: string
+  toolCallId?: string
+  toolName?: string
+  /** One entry per interleaving switch; a block streamed alone has exactly one. */
+  segments: Segment[]
+}
+
+/** Renders the marker that ends a trimmed block (`removedChars` may be 0 for a tool call cut short). */
+export type TrimMarker = (removedChars: number) => string
+
+const SIDE_OF_BLOCK: Record<string, Side> = { reasoning: 'reasoning', text: 'text', 'tool-call': 'tool' }
+
+export function sideOfDelta(chunk: StreamChunk): { side: Side; text: string } | undefined {
+  switch (chunk.type) {
+    case 'reasoning-delta': return { side: 'reasoning', text: chunk.text }
+    case 'text-delta': return { side: 'text', text: chunk.text }
+    case 'tool-call-delta': return { side: 'tool', text: chunk.argumentsDelta }
+    default: return undefined
+  }
+}
+
+export class OpenBlocks {
+  private readonly open = new Map<number, OpenBlock>()
+  private readonly sideLength: Record<Side, number> = { reasoning: 0, text: 0, tool: 0 }
+
+  /** Track one chunk the call passed through (call it for every chunk, in stream order). */
+  observe(chunk: StreamChunk): void {
+    switch (chunk.type) {
+      case 'block-start':
+        this.open.set(chunk.index, {
+          index: chunk.index,
+          blockType: chunk.blockType,
+          side: SIDE_OF_BLOCK[chunk.blockType],
+          text: '',
+          segments: [],
+        })
+        return
+      case 'block-end':
+        this.open.delete(chunk.index)
+        return
+      case 'reasoning-delta':
+      case 'text-delta':
+      case 'tool-call-delta': {
+        const delta = sideOfDelta(chunk)!
+        const block = this.open.get(chunk.index)
+        const sideStart = this.sideLength[delta.side]
+        this.sideLength[delta.side] += delta.text.length
+        if (block === undefined || delta.text.length === 0) return
+        if (chunk.type === 'tool-call-delta') {
+          block.toolCallId = chunk.id
+          if (chunk.name) block.toolName = chunk.name
+        }
+        block.text += delta.text
+        const last = block.segments.at(-1)
+        if (last !== undefined && last.sideStart + last.length === sideStart) last.length += delta.text.length
+        else block.segments.push({ sideStart, length: delta.text.length })
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  /** True when every open block is of a type this ledger can close (text, reasoning, tool call). */
+  closable(): boolean {
+    for (const block of this.open.values()) if (block.side === undefined) return false
+    return true
+  }
+
+  /**
+   * The `block-end` chunks that close every open block, in the order the blocks opened. The block on
+   * `trimSide` loses its text from side offset `loopStart` on, followed by the marker; a tool call always
+   * ends with the marker, which keeps its arguments from ever parsing as JSON, so a call cut half-way is
+   * recorded as failed and never executed with truncated arguments.
+   */
+  close(trim: { side: Side; loopStart: number } | undefined, marker: TrimMarker): StreamChunk[] {
+    const closing: StreamChunk[] = []
+    for (const block of this.open.values()) {
+      const keep = trim !== undefined && block.side === trim.side ? keptLength(block.segments, trim.loopStart) : block.text.length
+      const removedChars = block.text.length - keep
+      const trimmed = removedChars > 0 || block.side === 'tool'
+      const text = trimmed ? block.text.slice(0, keep) + marker(removedChars) : block.text
+      closing.push({ type: 'block-end', index: block.index, block: closedBlock(block, text) } as StreamChunk)
+    }
+    this.open.clear()
+    return closing
+  }
+}
+
+/** How many of a block's characters were streamed before side offset `loopStart`. */
+function keptLength(segments: Segment[], loopStart: number): number {
+  let kept = 0
+  for (const segment of segments) kept += Math.min(Math.max(loopStart - segment.sideStart, 0), segment.length)
+  return kept
+}
+
+function closedBlock(block: OpenBlock, text: string) {
+  if (block.side === 'tool') {
+    return { type: 'tool-call', id: block.toolCallId ?? `call-${block.index}`, name: block.toolName ?? '', arguments: text }
+  }
+  return { type: block.blockType, text }
+}
