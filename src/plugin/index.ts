@@ -40,7 +40,11 @@ export interface LoopBreakerInternals {
   createDetector?: (config: DetectorConfig) => CallDetector
 }
 
-/** What the plugin keeps per agent; replaced whenever a user message enters, so every cap is per user turn. */
+/**
+ * What the plugin keeps per agent; replaced whenever a user message enters, so every cap and the step
+ * history are per user turn. The cross-call judge is carried over: at rc.8 a call with reasoning and no
+ * output ends its turn, so stalled calls only line up across the user's "continue" messages.
+ */
 interface AgentState {
   turn: number
   step: number
@@ -66,7 +70,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       turn: previous?.turn ?? 0,
       step: previous?.step ?? 0,
       escalation: new Escalation(resolved.escalation),
-      callJudge: new CallJudge(resolved.detector),
+      callJudge: previous?.callJudge ?? new CallJudge(resolved.detector),
       stepJudge: new StepJudge(resolved.detector),
       pending: [],
     }
