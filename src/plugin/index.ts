@@ -92,7 +92,12 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       const { agent, messages, turn, step } = payload
       const previous = states.get(agent)
       pending = previous?.pending.splice(0) ?? []
-      const userSpoke = messages.some((message: UserMessage) => (message.source as any)?.kind === 'user')
+      // A message with no source at all was built by hand for the user (the CLI stamps `kind: 'user'`);
+      // notices, tool context and runtime context always carry their own source.
+      const userSpoke = messages.some((message: UserMessage) => {
+        const source = message.source as { kind?: string } | undefined
+        return source === undefined || source.kind === 'user'
+      })
       const state = previous === undefined || userSpoke ? freshState(previous) : previous
       state.turn = turn
       state.step = step
