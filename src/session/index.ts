@@ -14,3 +14,9 @@ export { PLUGIN_EVENT_PREFIX } from './types.ts'
 export type {
   Delta, DeltaSide, FinishReason, PluginEvent, ReadIssue, SessionCall, SessionFormat, SessionItem, ToolCall,
 } from './types.ts'
+export { SessionReplay } from './replay.ts'
+export type { CallVerdict, DetectorModule } from './replay.ts'
+export { analyzeFile, disagreement } from './analyze.ts'
+export type { AnalyzedCall, AnalyzeOptions, FileAnalysis } from './analyze.ts'
+export { readPatchConfig, loopBreakerRows } from './patch-config.ts'
+export { parseYaml, YamlError } from './yaml-subset.ts'

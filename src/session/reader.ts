@@ -64,7 +64,7 @@ export class SessionReader implements AsyncIterable<SessionItem> {
         if (this.encoding === undefined) {
           this.encoding = startsWithZstdFrame(chunk) ? 'zstd' : 'jsonl'
           if (this.encoding === 'jsonl' && !looksLikeJsonl(chunk)) {
-            this.issues.push({ kind: 'not-a-session', message: `${this.file}: not a session log (neither zstd frames nor JSONL; starts with ${hex(chunk)})` })
+            this.issues.push({ kind: 'not-a-session', message: `not a session log (neither zstd frames nor JSONL; starts with ${hex(chunk)})` })
             return
           }
           if (this.encoding === 'zstd') decoder = new ZstdFramesDecoder((bytes) => takeLines(text.decode(bytes, { stream: true })))
@@ -83,7 +83,7 @@ export class SessionReader implements AsyncIterable<SessionItem> {
         if (stopped) break
       }
       if (this.encoding === undefined) {
-        this.issues.push({ kind: 'not-a-session', message: `${this.file}: empty file` })
+        this.issues.push({ kind: 'not-a-session', message: `empty file` })
         return
       }
       if (!stopped && decoder) {
@@ -104,10 +104,10 @@ export class SessionReader implements AsyncIterable<SessionItem> {
       this.assembler.end()
       yield* this.drain()
       if (this.assembler.sessionRecords === 0 && !this.issues.some((issue) => issue.kind === 'corrupt-frame' || issue.kind === 'truncated-frame')) {
-        this.issues.push({ kind: 'not-a-session', message: `${this.file}: no session header and no session event in ${this.lines} lines` })
+        this.issues.push({ kind: 'not-a-session', message: `no session header and no session event in ${this.lines} lines` })
       }
     } catch (error) {
-      this.issues.push({ kind: 'unreadable', message: `${this.file}: ${error instanceof Error ? error.message : String(error)}` })
+      this.issues.push({ kind: 'unreadable', message: `${error instanceof Error ? error.message : String(error)}` })
     } finally {
       if (decoder) this.frames = decoder.frames
     }
@@ -150,7 +150,7 @@ export async function readSession(file: string, options?: ReadOptions): Promise<
   const events: PluginEvent[] = []
   for await (const item of reader) {
     if (item.kind === 'call') calls.push(item.call)
-    else events.push(item.event)
+    else if (item.kind === 'event') events.push(item.event)
   }
   return {
     file,

@@ -63,6 +63,11 @@ export class SessionAssembler {
       this.pluginEvent({ type, seq: record.seq, time: record.time, data: isObject(record.data) ? record.data : {} })
       return
     }
+    if (type === 'user/message' && isObject(record.data) && fromUser(record.data.source)) {
+      this.flush()
+      this.emit({ kind: 'user-message' })
+      return
+    }
     if (!CALL_EVENTS.has(type)) {
       this.count(type)
       return
@@ -184,6 +189,11 @@ export class SessionAssembler {
 function formatOf(version: unknown): SessionFormat {
   if (version === 0) return 'rc.8'
   return typeof version === 'number' && Number.isInteger(version) && version > 0 ? `v${version}` : 'unknown'
+}
+
+/** A message without a source, or with source kind `user`, is the user's; notices carry a plugin source. */
+function fromUser(source: unknown): boolean {
+  return source === undefined || (isObject(source) && source.kind === 'user')
 }
 
 function isObject(value: unknown): value is Record<string, any> {

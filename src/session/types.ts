@@ -53,6 +53,8 @@ export type SessionItem =
   | { kind: 'call'; call: SessionCall }
   /** A `loop-breaker/*` event that belongs to no call in the log (e.g. its call was not recorded). */
   | { kind: 'event'; event: PluginEvent }
+  /** The user spoke (a `user/message` not sent by a plugin): the live plugin starts its per-turn state afresh. */
+  | { kind: 'user-message' }
 
 /** `rc.8` (header version 0), `v4`, `v1`..`v3` by header version; `unknown` when the log has no header line. */
 export type SessionFormat = 'rc.8' | 'v1' | 'v2' | 'v3' | 'v4' | `v${number}` | 'unknown'

@@ -47,7 +47,7 @@ export async function recordWorkSession(root: string, id = 'work-session'): Prom
     const agent = host.createAgent(id)
     await host.ask(agent, 'Why did last night\'s build fail?')
     await host.ask(agent, 'And what should I do about the lockfile?')
-    agent.followup(createUserMessage({ content: 'Write the full report.' }))
+    agent.followup(createUserMessage({ content: 'Write the full report.' } as any))
     await cancelPoint
     agent.cancel({ kind: 'user' })
     await agent.whenIdle()

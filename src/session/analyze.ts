@@ -1,0 +1,120 @@
+/**
+ * One session file analysed: read it once, replay every call under one or
+ * more detector configs (the first is the reported one, the others count
+ * breaks for a sweep), and set each verdict beside what the live plugin
+ * recorded for that call. The shapes here are the analyzer's `--json` output.
+ */
+import { SessionReader } from './reader.ts'
+import { SessionReplay } from './replay.ts'
+import type { CallVerdict, DetectorModule } from './replay.ts'
+import type { PluginEvent, SessionCall, SessionFormat } from './types.ts'
+
+export interface AnalyzedCall {
+  turn: number
+  step: number
+  attempt: number
+  reasoningChars: number
+  textChars: number
+  /** Names of the call's tool calls. */
+  toolCalls: string[]
+  /** The stream's finish kind (`stop`, `tool-calls`, `error`, ...), or null when it never finished. */
+  finish: string | null
+  break: CallVerdict['break']
+  stall: CallVerdict['stall']
+  /** The plugin's recorded event for this call: `{type, ...data}` of `loop-breaker/break` or `/stall`. */
+  recorded: ({ type: string } & Record<string, unknown>) | null
+}
+
+export interface FileAnalysis {
+  file: string
+  format: SessionFormat
+  calls: AnalyzedCall[]
+  /** Read damage, one message each (the file was not read fully when non-empty). */
+  errors: string[]
+  /** Per extra config (sweep), in order: breaks and stalls found over this file. */
+  sweep: Array<{ breaks: number; stalls: number }>
+  /** Records and chunks skipped, by type. */
+  skipped: Record<string, number>
+  /** Whether the log holds any `loop-breaker/*` event, i.e. the plugin was running when it was written. */
+  pluginActive: boolean
+}
+
+export interface AnalyzeOptions {
+  onProgress?: (bytesRead: number) => void
+}
+
+/** Reads `file` once and replays it under `configs[0]` (reported) and every further config (counted). */
+export async function analyzeFile(file: string, detector: DetectorModule, configs: readonly object[], options: AnalyzeOptions = {}): Promise<FileAnalysis> {
+  const reader = new SessionReader(file, { onProgress: options.onProgress })
+  const replays = configs.map((config) => new SessionReplay(detector, config))
+  const sweep = configs.slice(1).map(() => ({ breaks: 0, stalls: 0 }))
+  const calls: AnalyzedCall[] = []
+  let pluginActive = false
+  for await (const item of reader) {
+    if (item.kind === 'user-message') {
+      for (const replay of replays) replay.userMessage()
+      continue
+    }
+    if (item.kind === 'event') {
+      pluginActive = true
+      continue
+    }
+    const call = item.call
+    if (call.recorded.length > 0) pluginActive = true
+    const verdict = replays[0]!.call(call)
+    calls.push(describe(call, verdict))
+    replays.slice(1).forEach((replay, index) => {
+      const other = replay.call(call)
+      if (other.break !== null) sweep[index]!.breaks++
+      if (other.stall !== null) sweep[index]!.stalls++
+    })
+  }
+  return {
+    file,
+    format: reader.format,
+    calls,
+    errors: reader.issues.map((issue) => `${file}: ${issue.message}`),
+    sweep,
+    skipped: Object.fromEntries(reader.skipped),
+    pluginActive,
+  }
+}
+
+/** Whether the replay and the plugin's record disagree on this call (null: nothing to compare). */
+export function disagreement(call: AnalyzedCall, pluginActive: boolean): string | null {
+  const recorded = call.recorded
+  if (recorded?.type === 'loop-breaker/break') {
+    if (call.break === null) return `recorded a ${String(recorded.rule)} break the replay does not find`
+    if (call.break.rule !== recorded.rule || call.break.side !== recorded.side || call.break.at !== recorded.at) {
+      return `recorded ${String(recorded.rule)} ${String(recorded.side)}@${String(recorded.at)}, replay ${call.break.rule} ${call.break.side}@${call.break.at}`
+    }
+    return null
+  }
+  if (recorded?.type === 'loop-breaker/stall') {
+    return call.stall === recorded.reason ? null : `recorded stall ${String(recorded.reason)}, replay ${call.stall ?? 'none'}`
+  }
+  if (!pluginActive) return null
+  if (call.break !== null) return 'replay breaks, the plugin recorded nothing'
+  if (call.stall !== null) return 'replay stalls, the plugin recorded nothing'
+  return null
+}
+
+function describe(call: SessionCall, verdict: CallVerdict): AnalyzedCall {
+  return {
+    turn: call.turn,
+    step: call.step,
+    attempt: call.attempt,
+    reasoningChars: call.reasoningChars,
+    textChars: call.textChars,
+    toolCalls: call.toolCalls.map((tool) => tool.name),
+    finish: call.finish?.kind ?? null,
+    break: verdict.break,
+    stall: verdict.stall,
+    recorded: recordedOf(call.recorded),
+  }
+}
+
+function recordedOf(events: PluginEvent[]): AnalyzedCall['recorded'] {
+  const event = events.find((candidate) => candidate.type === 'loop-breaker/break' || candidate.type === 'loop-breaker/stall')
+  return event === undefined ? null : { type: event.type, ...event.data }
+}

@@ -1,0 +1,272 @@
+#!/usr/bin/env node
+// Replays DSH session logs through the loop-breaker's own detector (lib/detector.js, the very code the
+// live plugin runs) and reports, call by call, where it would cut and what the plugin recorded.
+// A thin shell over lib/session.js; run `npm run build` first in a checkout.
+import { availableParallelism } from 'node:os'
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
+import { analyzeFile, disagreement, findSessionFiles, readPatchConfig } from '../lib/session.js'
+import * as detector from '../lib/detector.js'
+
+const HELP = `Usage: node tools/analyze-session.mjs <file-or-dir>... [options]
+
+Replays every model call of DSH session logs through the loop-breaker detector
+(the same StreamDetector the live plugin runs, fed the exact recorded deltas),
+and the cross-call / cross-step judges across calls, then prints per call what
+it finds beside what the plugin recorded.
+
+Inputs
+  <file>             a session log: .jsonl or .jsonl.zstd (all zstd frames), rc.8 or v4;
+                     the encoding is told by the content, not the name
+  <dir>              searched recursively for *.jsonl and *.jsonl.zstd; where one session
+                     directory holds several generations (session.jsonl.zstd,
+                     session.v4.jsonl.zstd, ...) only the newest is read
+
+Options
+  --json             one JSON document on stdout instead of tables:
+                     {"files":[{"file","format","calls":[{"turn","step","attempt",
+                     "reasoningChars","textChars","toolCalls","break","stall","recorded"}]}],
+                     "summary":{"files","calls","breaks","stalls","errors"}}
+  --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
+                     settings of its loop-breaker row are used. Repeatable: later files win.
+  --set key=value    override one detector setting (after --config). Repeatable.
+  --sweep key=v1,v2,...
+                     tuning: count breaks and stalls over all inputs for each value of one
+                     setting (the other settings as configured)
+  --jobs <n>         worker threads for many files (default: the number of CPU cores)
+  --help             this text
+
+Settings: every name in DETECTOR_SETTINGS of dsh-loop-breaker/detector (the README's Config
+table), e.g. textPoolMinRepeatedChars, reasoningCycleMinSpan, maxThinkingSteps. Reaction
+settings of the plugin (escalate, maxFires, ...) are ignored here.
+
+Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
+tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
+text, tool calls, verdict (break, stall or ok), rule, side@at (where the live plugin would cut:
+UTF-16 length of that side so far), repeated chars, and the plugin's recorded action; a
+line marked ≠ is one where replay and record disagree.
+
+Exit status: 0 every input read fully; 1 some input could not be read fully (errors listed;
+everything readable is still reported); 2 bad usage or invalid settings.`
+
+class UsageError extends Error {}
+
+if (!isMainThread) {
+  const { files, configs } = workerData
+  for (const file of files) {
+    parentPort.postMessage(await analyzeFile(file, detector, configs))
+  }
+} else {
+  process.exitCode = await main(process.argv.slice(2)).catch((error) => {
+    if (error instanceof UsageError || /^loop-breaker: /.test(error?.message)) {
+      process.stderr.write(`analyze-session: ${error.message}\nRun with --help for usage.\n`)
+      return 2
+    }
+    throw error
+  })
+}
+
+async function main(argv) {
+  const options = parseArguments(argv)
+  if (options.help) {
+    process.stdout.write(HELP + '\n')
+    return 0
+  }
+  if (options.inputs.length === 0) throw new UsageError('no session file or directory given')
+  const configs = await buildConfigs(options)
+  const discovered = await findSessionFiles(options.inputs)
+  const results = await analyzeAll(discovered.files, configs, options.jobs)
+  const errors = [...discovered.errors, ...results.flatMap((result) => result.errors)]
+  if (options.json) process.stdout.write(JSON.stringify(jsonDocument(results, errors), null, 2) + '\n')
+  else process.stdout.write(humanReport(results, errors, options.sweep, configs))
+  return errors.length > 0 ? 1 : 0
+}
+
+function parseArguments(argv) {
+  const options = { inputs: [], json: false, help: false, configFiles: [], sets: [], sweep: undefined, jobs: availableParallelism() }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    const value = () => {
+      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`)
+      return argv[++i]
+    }
+    if (arg === '--help' || arg === '-h') options.help = true
+    else if (arg === '--json') options.json = true
+    else if (arg === '--config') options.configFiles.push(value())
+    else if (arg === '--set') options.sets.push(keyValue(arg, value()))
+    else if (arg === '--sweep') {
+      if (options.sweep) throw new UsageError('--sweep can be given once')
+      const { key, raw } = keyValue(arg, value())
+      options.sweep = { key, values: raw.split(',').map((entry) => entry.trim()).filter(Boolean) }
+      if (options.sweep.values.length === 0) throw new UsageError(`--sweep ${key}= needs at least one value`)
+    } else if (arg === '--jobs') {
+      const jobs = Number(value())
+      if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs must be a whole number >= 1 (got ${argv[i]})`)
+      options.jobs = jobs
+    } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`)
+    else options.inputs.push(arg)
+  }
+  return options
+}
+
+function keyValue(flag, text) {
+  const at = text.indexOf('=')
+  if (at <= 0) throw new UsageError(`${flag} expects key=value (got ${JSON.stringify(text)})`)
+  return { key: text.slice(0, at).trim(), raw: text.slice(at + 1).trim() }
+}
+
+/** The reported config first, then one per sweep value; each validated by the detector itself. */
+async function buildConfigs(options) {
+  const fromPatches = await readPatchConfig(options.configFiles).catch((error) => {
+    throw new UsageError(error.code === 'ENOENT' ? `--config ${error.path}: no such file` : error.message)
+  })
+  const base = {}
+  const ignored = []
+  for (const [key, raw] of Object.entries(fromPatches)) {
+    if (Object.hasOwn(detector.DETECTOR_SETTINGS, key)) base[key] = raw
+    else ignored.push(key)
+  }
+  if (ignored.length > 0) process.stderr.write(`analyze-session: not detector settings, ignored: ${ignored.join(', ')}\n`)
+  for (const { key, raw } of options.sets) base[key] = settingValue(raw)
+  const configs = [detector.resolveDetectorConfig(base)]
+  for (const raw of options.sweep?.values ?? []) {
+    configs.push(detector.resolveDetectorConfig({ ...base, [options.sweep.key]: settingValue(raw) }))
+  }
+  return configs
+}
+
+function settingValue(raw) {
+  if (raw === 'true') return true
+  if (raw === 'false') return false
+  const number = Number(raw)
+  return raw !== '' && Number.isFinite(number) ? number : raw
+}
+
+/** Files in order; spread over worker threads when there are several files and jobs > 1. */
+async function analyzeAll(files, configs, jobs) {
+  const progress = createProgress(files.length)
+  const workers = Math.min(jobs, files.length)
+  if (workers <= 1) {
+    const results = []
+    for (const file of files) {
+      results.push(await analyzeFile(file, detector, configs, { onProgress: (bytes) => progress.bytes(bytes) }))
+      progress.fileDone()
+    }
+    progress.end()
+    return results
+  }
+  const byFile = new Map()
+  const shares = Array.from({ length: workers }, (_, index) => files.filter((_, at) => at % workers === index))
+  await Promise.all(shares.map((share) => new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { files: share, configs } })
+    worker.on('message', (result) => {
+      byFile.set(result.file, result)
+      progress.fileDone()
+    })
+    worker.on('error', reject)
+    worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited with code ${code}`))))
+  })))
+  progress.end()
+  return files.map((file) => byFile.get(file))
+}
+
+/** A single progress line on stderr, only when stderr is a terminal. */
+function createProgress(total) {
+  if (!process.stderr.isTTY) return { bytes() {}, fileDone() {}, end() {} }
+  let done = 0
+  let bytes = 0
+  let last = 0
+  const draw = () => process.stderr.write(`\r\x1b[Kanalyzing: ${done}/${total} files${bytes ? `, ${(bytes / 1e6).toFixed(1)} MB of the current file` : ''}`)
+  return {
+    bytes(read) {
+      bytes = read
+      if (Date.now() - last > 100) { last = Date.now(); draw() }
+    },
+    fileDone() { done++; bytes = 0; draw() },
+    end() { process.stderr.write('\r\x1b[K') },
+  }
+}
+
+function jsonDocument(results, errors) {
+  const calls = results.flatMap((result) => result.calls)
+  return {
+    files: results.map(({ file, format, calls: fileCalls }) => ({
+      file,
+      format,
+      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded }) =>
+        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded })),
+    })),
+    summary: {
+      files: results.length,
+      calls: calls.length,
+      breaks: calls.filter((call) => call.break !== null).length,
+      stalls: calls.filter((call) => call.stall !== null).length,
+      errors,
+    },
+  }
+}
+
+function humanReport(results, errors, sweep, configs) {
+  const out = []
+  const byRule = new Map()
+  let disagreements = 0
+  for (const result of results) {
+    out.push(`${result.file}  (${result.format}, ${result.calls.length} calls)`)
+    const rows = [['call', 'end', 'reasoning', 'text', 'tool', 'verdict', 'rule', 'side@at', 'repeated', 'recorded', '']]
+    for (const call of result.calls) {
+      const differs = disagreement(call, result.pluginActive)
+      if (differs) disagreements++
+      const verdict = call.break ? 'break' : call.stall ? 'stall' : 'ok'
+      if (call.break) byRule.set(call.break.rule, (byRule.get(call.break.rule) ?? 0) + 1)
+      if (call.stall) byRule.set(call.stall, (byRule.get(call.stall) ?? 0) + 1)
+      rows.push([
+        `${call.turn}.${call.step}${call.attempt > 1 ? ` #${call.attempt}` : ''}`,
+        call.finish ?? 'none',
+        String(call.reasoningChars),
+        String(call.textChars),
+        call.toolCalls.length ? call.toolCalls.join(',') : '-',
+        verdict,
+        call.break?.rule ?? call.stall ?? '-',
+        call.break ? `${call.break.side}@${call.break.at}` : '-',
+        call.break ? String(call.break.repeatedChars) : '-',
+        recordedText(call.recorded),
+        differs ? `≠ ${differs}` : '',
+      ])
+    }
+    out.push(table(rows, [false, false, true, true, false, false, false, false, true, false, false]).map((line) => `  ${line}`).join('\n'))
+    const skipped = Object.entries(result.skipped).filter(([type]) => type.startsWith('chunk:') || type.startsWith('stream:') || type === '(no type)')
+    if (skipped.length) out.push(`  unknown chunks skipped: ${skipped.map(([type, count]) => `${type} ×${count}`).join(', ')}`)
+    out.push('')
+  }
+  const calls = results.reduce((sum, result) => sum + result.calls.length, 0)
+  const breaks = results.reduce((sum, result) => sum + result.calls.filter((call) => call.break).length, 0)
+  const stalls = results.reduce((sum, result) => sum + result.calls.filter((call) => call.stall).length, 0)
+  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s)${disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : ''}`)
+  for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1])) out.push(`  ${rule.padEnd(20)} ${count}`)
+  if (sweep) {
+    out.push('', `Sweep of ${sweep.key} over all inputs:`)
+    const rows = [[sweep.key, 'breaks', 'stalls']]
+    sweep.values.forEach((value, index) => {
+      const totals = results.reduce((sum, result) => ({
+        breaks: sum.breaks + result.sweep[index].breaks, stalls: sum.stalls + result.sweep[index].stalls,
+      }), { breaks: 0, stalls: 0 })
+      rows.push([String(configs[index + 1][sweep.key]), String(totals.breaks), String(totals.stalls)])
+    })
+    out.push(table(rows, [true, true, true]).map((line) => `  ${line}`).join('\n'))
+  }
+  if (errors.length) out.push('', `Errors (${errors.length}):`, ...errors.map((error) => `  ${error}`))
+  return out.join('\n') + '\n'
+}
+
+function recordedText(recorded) {
+  if (recorded === null) return '-'
+  if (recorded.type === 'loop-breaker/break') return `${recorded.action} (${recorded.rule} ${recorded.side}@${recorded.at})`
+  return `${recorded.action} (${recorded.judge} ${recorded.reason})`
+}
+
+function table(rows, rightAligned) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => [...row[column]].length)))
+  return rows.map((row) => row.map((cell, column) => {
+    const pad = ' '.repeat(widths[column] - [...cell].length)
+    return rightAligned[column] ? pad + cell : cell + pad
+  }).join('  ').trimEnd())
+}
