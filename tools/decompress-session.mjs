@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Decompresses a DSH session log (every zstd frame, not just the first one as Node's and most
+// libraries' one-shot decoders do), streaming, to a file or stdout. On damage it keeps what it decoded,
+// says where it stopped and exits 1. A thin shell over lib/session.js; run `npm run build` first.
+import { createReadStream, createWriteStream } from 'node:fs'
+import { once } from 'node:events'
+import { ZstdDamage, ZstdFramesDecoder, startsWithZstdFrame } from '../lib/session.js'
+
+const HELP = `Usage: node tools/decompress-session.mjs <in> [out]
+
+Writes the JSONL text of a session log: all zstd frames of a .jsonl.zstd file decoded in
+order (a plain .jsonl file is copied as is; the content decides, not the name). Without
+[out], or with -, the text goes to stdout, e.g. to pipe into grep or jq.
+
+On a truncated or corrupt frame it writes everything decoded before it, reports the byte
+offset of the damaged frame on stderr and exits 1.
+
+Exit status: 0 done; 1 damaged or unreadable input (what could be decoded is written);
+2 bad usage.`
+
+process.exitCode = await main(process.argv.slice(2))
+
+async function main(argv) {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(HELP + '\n')
+    return 0
+  }
+  const unknown = argv.find((arg) => arg.startsWith('-') && arg !== '-')
+  if (unknown !== undefined || argv.length < 1 || argv.length > 2) {
+    process.stderr.write(`decompress-session: ${unknown ? `unknown option ${unknown}` : 'expects <in> [out]'}\nRun with --help for usage.\n`)
+    return 2
+  }
+  const [input, output = '-'] = argv
+  const sink = output === '-' ? process.stdout : createWriteStream(output)
+  // A reader that stops early (`| head`) closes the pipe: that ends the job, it is not a failure.
+  let closed = false
+  sink.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error
+    closed = true
+  })
+  const write = async (bytes) => {
+    if (closed || sink.write(bytes)) return
+    await new Promise((resolve) => {
+      const done = () => {
+        sink.off('drain', done)
+        sink.off('error', done)
+        resolve()
+      }
+      sink.on('drain', done)
+      sink.on('error', done)
+    })
+  }
+  let decoder
+  let pending = []
+  let bytesOut = 0
+  let status = 0
+  try {
+    for await (const chunk of createReadStream(input, { highWaterMark: 1 << 20 })) {
+      if (decoder === undefined) {
+        decoder = startsWithZstdFrame(chunk) ? new ZstdFramesDecoder((bytes) => pending.push(bytes)) : null
+      }
+      if (decoder === null) pending.push(chunk)
+      else {
+        try {
+          decoder.push(chunk)
+        } catch (error) {
+          status = damaged(error, decoder)
+        }
+      }
+      for (const bytes of pending) {
+        bytesOut += bytes.length
+        await write(bytes)
+      }
+      pending = []
+      if (status !== 0 || closed) return status
+    }
+    if (status === 0 && decoder) {
+      try {
+        decoder.end()
+      } catch (error) {
+        status = damaged(error, decoder)
+      }
+    }
+    if (decoder === undefined) {
+      process.stderr.write(`decompress-session: ${input}: empty file\n`)
+      status = 1
+    }
+  } catch (error) {
+    process.stderr.write(`decompress-session: ${input}: ${error.message}\n`)
+    status = 1
+  }
+  if (sink !== process.stdout) {
+    sink.end()
+    await once(sink, 'close')
+  }
+  if (status !== 0 && decoder) {
+    process.stderr.write(`decompress-session: wrote ${bytesOut} decoded bytes: ${decoder.frames} complete frame(s), then what the damaged frame yielded\n`)
+  }
+  return status
+}
+
+function damaged(error, decoder) {
+  if (!(error instanceof ZstdDamage)) throw error
+  process.stderr.write(`decompress-session: ${error.message}\n`)
+  return 1
+}
