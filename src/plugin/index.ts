@@ -83,7 +83,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   }
 
   function failOpen(agent: any, error: unknown): void {
-    logger.warn('loop-breaker: failed on agent %s, the call streams on untouched: %s', agent?.id ?? '?', errorText(error))
+    logger.warn('failed on agent %s, the call streams on untouched: %s', agent?.id ?? '?', errorText(error))
   }
 
   ctx.on('agent/pre-step' as any, async (payload: any, next: () => Promise<any>) => {
@@ -147,7 +147,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     }
     agent.session.append('loop-breaker/break', event)
     logger.warn(
-      'loop-breaker: agent %s turn %d step %d: %s loop in %s at %d (%d repeated chars), level %d → %s',
+      'agent %s turn %d step %d: %s loop in %s at %d (%d repeated chars), level %d → %s',
       agent.id, event.turn, event.step, event.rule, event.side, event.at, event.repeatedChars, event.level, event.action,
     )
     if (reaction.action === 'observe') return { cut: false }
@@ -172,7 +172,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     }
     agent.session.append('loop-breaker/stall', event)
     logger.warn(
-      'loop-breaker: agent %s turn %d step %d: %s judge reports %s, level %d → %s',
+      'agent %s turn %d step %d: %s judge reports %s, level %d → %s',
       agent.id, event.turn, event.step, event.judge, event.reason, event.level, event.action,
     )
     if (reaction.action === 'observe') return undefined

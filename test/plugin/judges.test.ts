@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { defineTool } from '@deepseek-ai/dsh-tools'
+import { textAnswer } from '../support/host.ts'
+import type { Script } from '../support/host.ts'
+import { createGuardedHost, eventsOf, lastMessageText, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
+
+const hosts: Array<{ dispose(): Promise<void> }> = []
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.dispose()
+})
+
+const READ_FILE = defineTool({
+  name: 'read_file',
+  description: 'Read a file.',
+  parameters: { path: { type: 'string', required: true } },
+  output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text' as const, text: value }] },
+  async execute(args: { path: string }) {
+    return `contents of ${args.path}`
+  },
+})
+
+/** Long reasoning that never repeats itself inside one call (numbered, varied sentences). */
+function deliberation(seed: number, chars = 2600): string {
+  const words = ['parser', 'bracket', 'counter', 'token', 'scope', 'stack', 'buffer', 'offset', 'lexer', 'grammar', 'rule', 'node']
+  let state = seed
+  let text = ''
+  for (let sentence = 0; text.length < chars; sentence++) {
+    const picked: string[] = []
+    for (let i = 0; i < 9; i++) {
+      state = (state * 1103515245 + 12345) % 2147483648
+      picked.push(words[state % words.length]!)
+    }
+    text += `Thought ${seed}.${sentence}: maybe the ${picked.join(' ')} matters here. `
+  }
+  return text
+}
+
+describe('cross-call and cross-step judges feed the same ladder', () => {
+  it('reports a repeated step (same tool call three times) and steers the notice after the tool result', async () => {
+    const script: Script = (_options, call) => call < 3
+      ? streamBlocks([{ type: 'tool-call', id: `c${call}`, name: 'read_file', deltas: ['{"path":"parser.ts"}'] }])
+      : textAnswer('Read it; now patching.')
+    const host = await createGuardedHost(script)
+    hosts.push(host)
+    ;(host.ctx as any).tools.register(READ_FILE)
+    const agent = host.createAgent()
+    await host.ask(agent, 'fix the parser')
+    expect(eventsOf(agent, 'loop-breaker/stall')).toEqual([
+      { turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' },
+    ])
+    const next = host.adapter.requests[3]!
+    expect(lastMessageText(next)).toContain('你最近几步在重复同样的操作')
+    expect((next.messages.at(-2) as any).content[0].type).toBe('tool-result')
+  })
+
+  it('reports reasoning that restates the previous call, even while tool calls go on', async () => {
+    const same = deliberation(1)
+    const script: Script = (_options, call) => call < 4
+      ? streamBlocks([
+        { type: 'reasoning', deltas: toDeltas(same, 40) },
+        { type: 'tool-call', id: `c${call}`, name: 'read_file', deltas: [`{"path":"file${call}.ts"}`] },
+      ])
+      : textAnswer('ok')
+    const host = await createGuardedHost(script)
+    hosts.push(host)
+    ;(host.ctx as any).tools.register(READ_FILE)
+    const agent = host.createAgent()
+    await host.ask(agent, 'look around')
+    expect(eventsOf(agent, 'loop-breaker/break')).toEqual([])
+    expect(eventsOf(agent, 'loop-breaker/stall')).toEqual([
+      { turn: 1, step: 4, judge: 'call', reason: 'repeated-material', level: 1, action: 'remind' },
+    ])
+  })
+
+  it('reports calls that only think across the user\'s "continue" messages', async () => {
+    const script: Script = (_options, call) => call < 3
+      ? streamBlocks([{ type: 'reasoning', deltas: toDeltas(deliberation(call + 10), 40) }])
+      : textAnswer('Here is the patch.')
+    const host = await createGuardedHost(script)
+    hosts.push(host)
+    const agent = host.createAgent()
+    for (const prompt of ['fix it', 'continue', 'continue']) await host.ask(agent, prompt)
+    expect(eventsOf(agent, 'loop-breaker/stall')).toEqual([
+      { turn: 3, step: 1, judge: 'call', reason: 'reasoning-only', level: 1, action: 'remind' },
+    ])
+    expect(lastMessageText(host.adapter.requests[3]!)).toContain('只有思考，没有产生任何回复或工具调用')
+    expect(eventsOf(agent, 'assistant/message').at(-1).message.content[0].text).toBe('Here is the patch.')
+  })
+})
