@@ -23,19 +23,20 @@ export const DETECTOR_SETTINGS = {
     description: 'Longest period (chars) of an exactly repeating reasoning tail that counts as a loop; 0 turns the cycle rule off for reasoning.',
   },
   // Reasoning is a draft space that legitimately restates a plan, so it needs a longer verbatim span
-  // than visible text; 384 + the check stride (32) stays inside the 512-character latency target.
+  // than visible text; 448 + the check stride (32) stays inside the 512-character latency target.
   reasoningCycleMinSpan: {
-    default: 384, min: 16, max: 65536, integer: true,
+    default: 448, min: 16, max: 65536, integer: true,
     description: 'Minimum length (chars) of the periodic reasoning tail before the cycle rule trips.',
   },
   textCycleMaxPeriod: {
     default: 1024, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating visible-text tail that counts as a loop; 0 turns the cycle rule off for text.',
   },
-  // The seed's visible-text loop (period 172) was cut at 576 chars with a 256 span; nothing in 2,973
-  // real long answers is periodic over 256 chars with a ≥ 2-letter unit.
+  // Real files do repeat a line verbatim a few times: the longest periodic stretch in the corpus is
+  // 318 chars (a source map's mappings; zod's tests repeat one 56-char assertion 5×), so 256 (the
+  // seed's value) trips on them; 384 clears them and still cuts inside 512 chars (384 + stride).
   textCycleMinSpan: {
-    default: 256, min: 16, max: 65536, integer: true,
+    default: 384, min: 16, max: 65536, integer: true,
     description: 'Minimum length (chars) of the periodic visible-text tail before the cycle rule trips.',
   },
   toolCycleMaxPeriod: {
@@ -86,16 +87,28 @@ export const DETECTOR_SETTINGS = {
     default: 8192, min: 64, max: 262144, integer: true,
     description: 'Size (chars of normalised units) of the recent tool-argument window the phrase-pool ratios are measured over.',
   },
-  // Normal prose reuses wording ("Let me check") but most of it is new; a pool tends to 1.0.
+  // Normal prose reuses wording ("Let me check") but most of it is new; a pool tends to 1.0. Over a
+  // 1,024-char window, structured code (a colour-space union in lightningcss' ast.d.ts, overload lists in
+  // @types/node) reaches 0.6 with concentration 4.x; at 0.7 the corpus has no window with
+  // concentration ≥ 4, and a pool is still cut within ~1,100 chars after a long prefix.
   poolMinCoverage: {
-    default: 0.6, min: 0, max: 1, integer: false,
+    default: 0.7, min: 0, max: 1, integer: false,
     description: 'Share of the window that must be repetition of earlier units before the phrase-pool rule trips.',
   },
   // Sightings per distinct unit: real pools measured 7.2–23 in the seed, a block quoted twice
   // (before/after) 1.4–2.5; 4 sits between with ~1.6× margin each side.
+  // A 26-phrase pool (the seed's visible-text vocabulary) only reaches ~4 inside 1,024 chars, so 4 is
+  // also the ceiling for reasoning and text.
   poolMinConcentration: {
     default: 4, min: 0, max: 1000, integer: false,
-    description: 'Average sightings per distinct unit in the window (quoting a block twice gives ~2; a pool gives 7+).',
+    description: 'Average sightings per distinct unit in the reasoning/text window (a block quoted twice gives ~2; a pool 4+).',
+  },
+  // Source files repeat structure heavily (overloads in @types/node, napi.h, an HTML tokenizer's
+  // switch): up to 5.x sightings per line inside 8 KiB with coverage ≥ 0.6; a pool written into a file
+  // sees each phrase dozens of times there.
+  toolPoolMinConcentration: {
+    default: 8, min: 0, max: 1000, integer: false,
+    description: 'Average sightings per distinct unit in the tool-argument window before the phrase-pool rule trips.',
   },
 
   // ── token period: a block of tokens repeated back to back, modulo case and white space ────────────

@@ -46,7 +46,7 @@ export class SideScanner {
         : reasoning ? config.reasoningPoolMinRepeatedChars : config.textPoolMinRepeatedChars,
       windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       minCoverage: config.poolMinCoverage,
-      minConcentration: config.poolMinConcentration,
+      minConcentration: tool ? config.toolPoolMinConcentration : config.poolMinConcentration,
     })
     this.tokens = new TokenPeriodRule({
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
