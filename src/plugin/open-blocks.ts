@@ -64,11 +64,13 @@ export class OpenBlocks {
         const block = this.open.get(chunk.index)
         const sideStart = this.sideLength[delta.side]
         this.sideLength[delta.side] += delta.text.length
-        if (block === undefined || delta.text.length === 0) return
+        if (block === undefined) return
+        // Providers name the call on its first delta, whose arguments are usually empty.
         if (chunk.type === 'tool-call-delta') {
           block.toolCallId = chunk.id
           if (chunk.name) block.toolName = chunk.name
         }
+        if (delta.text.length === 0) return
         block.text += delta.text
         const last = block.segments.at(-1)
         if (last !== undefined && last.sideStart + last.length === sideStart) last.length += delta.text.length
