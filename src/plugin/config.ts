@@ -28,12 +28,19 @@ export interface Config extends Partial<DetectorConfig> {
   resumeAfterBreak?: boolean
   /** Replace the repeated tail of a cut block with a short marker in what the model reads next (default true). */
   trimHistory?: boolean
+  /**
+   * Record every reaction as a durable `loop-breaker/*` session event (default true). DSH rc.8's persistence
+   * refuses to resume a session holding an event type it does not know, so turn this off where sessions
+   * are resumed; the notices themselves are ordinary user messages and stay in the log either way.
+   */
+  journal?: boolean
 }
 
 export interface ResolvedConfig {
   detector: DetectorConfig
   escalation: EscalationSettings
   trimHistory: boolean
+  journal: boolean
 }
 
 const REACTION_DEFAULTS = {
@@ -42,7 +49,8 @@ const REACTION_DEFAULTS = {
   maxFires: 6,
   resumeAfterBreak: false,
   trimHistory: true,
-} as const satisfies EscalationSettings & { trimHistory: boolean }
+  journal: true,
+} as const satisfies EscalationSettings & { trimHistory: boolean; journal: boolean }
 
 const ESCALATE_MODES: readonly EscalateMode[] = ['warn', 'steer', 'cancel']
 
@@ -66,6 +74,8 @@ export const Config: Schema<Config> = Schema.object({
     .description('After cancelling a turn, wait until the agent is idle and follow up with the notice.'),
   trimHistory: Schema.boolean().default(REACTION_DEFAULTS.trimHistory)
     .description('Replace the repeated tail of a cut block with a short marker in what the model reads next (the raw chunks stay in the log).'),
+  journal: Schema.boolean().default(REACTION_DEFAULTS.journal)
+    .description('Record every reaction as a durable loop-breaker/* session event (DSH rc.8 cannot resume a session holding them).'),
 }) as Schema<Config>
 
 function fail(field: string, requirement: string, value: unknown): never {
@@ -90,7 +100,7 @@ export function resolveConfig(config: Config = {}): ResolvedConfig {
     if (value === undefined) continue
     if (Object.hasOwn(DETECTOR_SETTINGS, field)) detectorPart[field] = value
     else if (Object.hasOwn(REACTION_DEFAULTS, field)) reactionPart[field] = value
-    else fail(field, 'a known setting (a detector threshold or escalate, maxBreaksPerTurn, maxFires, resumeAfterBreak, trimHistory)', field)
+    else fail(field, `a known setting (a detector threshold or ${Object.keys(REACTION_DEFAULTS).join(', ')})`, field)
   }
   const reaction = { ...REACTION_DEFAULTS, ...reactionPart }
   if (!ESCALATE_MODES.includes(reaction.escalate as EscalateMode)) fail('escalate', "'warn', 'steer' or 'cancel'", reaction.escalate)
@@ -103,5 +113,6 @@ export function resolveConfig(config: Config = {}): ResolvedConfig {
       resumeAfterBreak: flag('resumeAfterBreak', reaction.resumeAfterBreak),
     },
     trimHistory: flag('trimHistory', reaction.trimHistory),
+    journal: flag('journal', reaction.journal),
   }
 }

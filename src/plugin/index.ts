@@ -145,7 +145,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       level: reaction.level,
       action: reaction.action,
     }
-    agent.session.append('loop-breaker/break', event)
+    if (resolved.journal) agent.session.append('loop-breaker/break', event)
     logger.warn(
       'agent %s turn %d step %d: %s loop in %s at %d (%d repeated chars), level %d → %s',
       agent.id, event.turn, event.step, event.rule, event.side, event.at, event.repeatedChars, event.level, event.action,
@@ -170,7 +170,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     const event: LoopBreakerStallEventData = {
       turn: state.turn, step: state.step, judge: finding.judge, reason: finding.reason, level: reaction.level, action: reaction.action,
     }
-    agent.session.append('loop-breaker/stall', event)
+    if (resolved.journal) agent.session.append('loop-breaker/stall', event)
     logger.warn(
       'agent %s turn %d step %d: %s judge reports %s, level %d → %s',
       agent.id, event.turn, event.step, event.judge, event.reason, event.level, event.action,

@@ -5,7 +5,7 @@ import { resolveConfig } from '../../src/plugin/config.ts'
 import { textAnswer } from '../support/host.ts'
 import { createGuardedHost } from '../support/loop-breaker.ts'
 
-const REACTION_DEFAULTS = { escalate: 'cancel', maxBreaksPerTurn: 3, maxFires: 6, resumeAfterBreak: false, trimHistory: true }
+const REACTION_DEFAULTS = { escalate: 'cancel', maxBreaksPerTurn: 3, maxFires: 6, resumeAfterBreak: false, trimHistory: true, journal: true }
 
 describe('loop-breaker Config', () => {
   it('takes every detector default and description from the detector table, plus the reaction settings', () => {
@@ -37,7 +37,7 @@ describe('loop-breaker Config', () => {
     await expect(createGuardedHost(() => textAnswer('x'), config as any)).rejects.toThrow(message)
   })
 
-  it('rejects a setting it does not know', () => {
-    expect(() => resolveConfig({ cycleMinSpan: 10 } as any)).toThrow('loop-breaker: cycleMinSpan must be a known setting')
+  it('rejects a setting it does not know, at load', async () => {
+    await expect(createGuardedHost(() => textAnswer('x'), { cycleMinSpan: 10 } as any)).rejects.toThrow('loop-breaker: cycleMinSpan must be a known setting')
   })
 })
