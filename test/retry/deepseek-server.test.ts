@@ -47,15 +47,16 @@ describe('the local DeepSeek endpoint speaks what the real rc.8 adapter expects'
 
   it('records when the client abandons an endless stream', async () => {
     let written: Promise<number> | undefined
+    let yielded = 0
     server = await startDeepSeekServer(({ res }) => {
-      written = sseForever(res, (function* () { while (true) yield reasoningChunk('again ') })(), { delayMs: 5 })
+      written = sseForever(res, (function* () { while (true) { yielded++; yield reasoningChunk('again ') } })(), { delayMs: 5 })
       return written
     })
     const host = await createDeepSeekHost(server)
     dispose = host.dispose
     const agent = host.createAgent()
     agent.followup(createUserMessage({ content: [{ type: 'text', text: 'loop' }], source: { kind: 'user' } }))
-    await new Promise((resolve) => setTimeout(resolve, 150))
+    while (yielded < 5) await new Promise((resolve) => setTimeout(resolve, 10))
     const cancelledAt = performance.now()
     agent.cancel({ kind: 'hook', reason: 'test' })
     await agent.whenIdle()
