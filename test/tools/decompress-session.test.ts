@@ -1,0 +1,64 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { decompress } from 'fzstd'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runTool } from './run-tool.ts'
+
+const sample = 'test/fixtures/sessions/work.rc8.jsonl.zstd'
+const scratch = await mkdtemp(join(tmpdir(), 'decompress-session-'))
+afterAll(() => rm(scratch, { recursive: true, force: true }))
+const bytes = await readFile(sample)
+const expected = Buffer.from(decompress(new Uint8Array(bytes)))
+const run = (...args: string[]) => runTool('decompress-session.mjs', args)
+
+describe('decompress-session', () => {
+  it('writes every frame to stdout', async () => {
+    const { code, stdoutBytes, stderr } = await run(sample)
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
+    expect(stdoutBytes.equals(expected)).toBe(true)
+    expect(stdoutBytes.toString('utf8').trimEnd().split('\n').length).toBeGreaterThan(50)
+  })
+
+  it('writes to a file', async () => {
+    const out = join(scratch, 'out.jsonl')
+    const { code } = await run(sample, out)
+    expect(code).toBe(0)
+    expect((await readFile(out)).equals(expected)).toBe(true)
+  })
+
+  it('copies a plain JSONL log as is', async () => {
+    const plain = 'test/fixtures/sessions/work.v4.jsonl'
+    const { code, stdoutBytes } = await run(plain)
+    expect(code).toBe(0)
+    expect(stdoutBytes.equals(await readFile(plain))).toBe(true)
+  })
+
+  it('on a truncated frame: writes what it decoded, names the frame offset, exits 1', async () => {
+    const torn = join(scratch, 'torn.jsonl.zstd')
+    await writeFile(torn, bytes.subarray(0, bytes.length - 30))
+    const { code, stdoutBytes, stderr } = await run(torn)
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/truncated zstd frame at byte \d+: the file ends inside it, at byte \d+\n.*wrote \d+ decoded bytes: \d+ complete frame\(s\)/)
+    expect(stdoutBytes.length).toBeGreaterThan(0)
+    expect(expected.subarray(0, stdoutBytes.length).equals(stdoutBytes)).toBe(true)
+  })
+
+  it('on an empty file: exit 1 with one clear message', async () => {
+    const empty = join(scratch, 'empty.jsonl.zstd')
+    await writeFile(empty, '')
+    const { code, stderr } = await run(empty)
+    expect(code).toBe(1)
+    expect(stderr).toBe(`decompress-session: ${empty}: empty file\n`)
+  })
+
+  it('usage: --help, and exit 2 on bad arguments', async () => {
+    const help = await run('--help')
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Usage: node tools/decompress-session.mjs <in> [out]')
+    expect((await run()).code).toBe(2)
+    expect((await run('a', 'b', 'c')).code).toBe(2)
+    expect((await run('--frames', sample)).stderr).toContain('unknown option --frames')
+  })
+})
