@@ -5,6 +5,9 @@
  * a fresh one, and the analyzer and UIs can show what was retried, why, and how long it waited.
  */
 import type { LlmFailure } from '@deepseek-ai/dsh-llm'
+// Brings the augmented module into a program rooted at this entry (tsup's declaration build); without
+// it TypeScript reports the augmentation target as missing.
+import type {} from '@deepseek-ai/dsh-session/types'
 import type { FailureKind, RetryableKind } from './classify.ts'
 import type { DelaySource } from './delay.ts'
 
