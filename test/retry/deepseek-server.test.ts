@@ -4,7 +4,7 @@ import {
   answerEvents, contentChunk, createDeepSeekHost, errorBody, json, reasoningChunk, reset, sse, sseForever,
   startDeepSeekServer, writeEvent,
 } from '../support/deepseek-server.ts'
-import type { DeepSeekServer } from '../support/deepseek-server.ts'
+import type { DeepSeekServer, Handler } from '../support/deepseek-server.ts'
 
 let server: DeepSeekServer | undefined
 let dispose: (() => Promise<void>) | undefined
@@ -13,6 +13,17 @@ afterEach(async () => {
   await server?.close()
   dispose = server = undefined
 })
+
+/** The failures the retry chain is handed for one turn against `handler`. */
+async function failuresSeen(handler: Handler) {
+  server = await startDeepSeekServer(handler)
+  const failures: any[] = []
+  const host = await createDeepSeekHost(server)
+  dispose = host.dispose
+  host.ctx.on('agent/request-error', (payload, next) => { failures.push(payload.failure); return next() })
+  await host.ask(host.createAgent(), 'hello')
+  return failures
+}
 
 const lastAssistant = (agent: any) =>
   agent.session.events.filter((event: any) => event.type === 'assistant/message').at(-1)?.data.message
@@ -35,13 +46,7 @@ describe('the local DeepSeek endpoint speaks what the real rc.8 adapter expects'
   })
 
   it('maps a JSON error with Retry-After to the failure the retry chain sees', async () => {
-    server = await startDeepSeekServer(({ res }) => json(res, 429, errorBody('Rate limit reached'), { 'retry-after': '7' }))
-    const failures: any[] = []
-    const host = await createDeepSeekHost(server)
-    dispose = host.dispose
-    host.ctx.on('agent/request-error', (payload, next) => { failures.push(payload.failure); return next() })
-    const agent = host.createAgent()
-    await host.ask(agent, 'hello')
+    const failures = await failuresSeen(({ res }) => json(res, 429, errorBody('Rate limit reached'), { 'retry-after': '7' }))
     expect(failures[0]).toMatchObject({ code: 'RATE_LIMIT', status: 429, message: 'Rate limit reached', providerRetryAfterMs: 7000 })
   })
 
@@ -67,16 +72,10 @@ describe('the local DeepSeek endpoint speaks what the real rc.8 adapter expects'
   })
 
   it('a reset mid-stream reaches the agent as a transport failure', async () => {
-    server = await startDeepSeekServer(({ res }) => {
+    const failures = await failuresSeen(({ res }) => {
       writeEvent(res, contentChunk('partial'))
       setTimeout(() => reset(res), 20)
     })
-    const failures: any[] = []
-    const host = await createDeepSeekHost(server)
-    dispose = host.dispose
-    host.ctx.on('agent/request-error', (payload, next) => { failures.push(payload.failure); return next() })
-    const agent = host.createAgent()
-    await host.ask(agent, 'hello')
     expect(failures[0].code).toBe('TRANSPORT')
   })
 })
