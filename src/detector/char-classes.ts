@@ -16,13 +16,15 @@ export function isWordChar(code: number): boolean {
 }
 
 export function isWhitespace(code: number): boolean {
-  return code <= 32 || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b)
+  if (code < 0xa0) return code <= 32
+  return code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b)
     || code === 0x2028 || code === 0x2029 || code === 0xfeff
 }
 
 /** CJK characters and punctuation, one token each (the ranges the seed's tokenizer uses). */
 export function isCjk(code: number): boolean {
-  return (code >= 0x3000 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x4dbf)
+  if (code < 0x3000) return false
+  return code <= 0x30ff || (code >= 0x3400 && code <= 0x4dbf)
     || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff)
     || (code >= 0xff00 && code <= 0xffef)
 }

@@ -19,6 +19,7 @@ import type { Finding } from './finding.ts'
 const GRAM = 8
 const BASE = 0x9e3779b1 | 0
 const TABLE_BITS = 12
+const TABLE_MASK = (1 << TABLE_BITS) - 1
 
 function power(base: number, exponent: number): number {
   let result = 1
@@ -57,18 +58,22 @@ export class CycleRule {
     return Math.max(this.thresholds.minSpan, Math.ceil(this.thresholds.minPeriods * period))
   }
 
-  /** Records the character at `position` (0-based offset in the side's text). */
-  add(position: number, code: number): void {
-    const mask = this.mask
-    const outgoing = position >= GRAM ? this.ring[(position - GRAM) & mask] : 0
-    this.ring[position & mask] = code
-    const hash = (Math.imul(this.rollingHash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
+  /** Records `text[from..to)`, whose first character sits at offset `position` of the side's text. */
+  append(text: string, from: number, to: number, position: number): void {
+    const { ring, gramHashes, previousSameBucket, bucketHeads, mask } = this
+    let hash = this.rollingHash
+    for (let i = from; i < to; i++, position++) {
+      const code = text.charCodeAt(i)
+      const outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
+      ring[position & mask] = code
+      hash = (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
+      if (position < GRAM - 1) continue
+      const bucket = (hash ^ (hash >>> 15)) & TABLE_MASK
+      gramHashes[position & mask] = hash
+      previousSameBucket[position & mask] = bucketHeads[bucket]
+      bucketHeads[bucket] = position
+    }
     this.rollingHash = hash
-    if (position < GRAM - 1) return
-    const bucket = (hash ^ (hash >>> 15)) & ((1 << TABLE_BITS) - 1)
-    this.gramHashes[position & mask] = hash
-    this.previousSameBucket[position & mask] = this.bucketHeads[bucket]
-    this.bucketHeads[bucket] = position
   }
 
   /** Checks the text up to `length` (the side's length after the last `add`). */
@@ -93,15 +98,20 @@ export class CycleRule {
       if (period < run || this.gramHashes[earlier & mask] !== lastHash) continue
       const need = this.need(period)
       if (need > length) continue
-      let matched = 0
       const required = need - period
+      // Probe the far end and the middle first: a chance 8-gram match (indentation, a common keyword)
+      // fails there at once instead of after walking back through the stretch the two share.
+      const far = last - required + 1
+      const middle = last - (required >> 1)
+      if (ring[far & mask] !== ring[(far - period) & mask] || ring[middle & mask] !== ring[(middle - period) & mask]) continue
+      let matched = 0
       while (matched < required && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
       if (matched < required) continue
       if (this.isDivider(last, period)) return undefined
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
-      return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched }
+      return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched, verifiedAt: length }
     }
     return undefined
   }

@@ -5,4 +5,6 @@ export interface Finding {
   readonly rule: RuleName
   readonly loopStart: number
   readonly repeatedChars: number
+  /** Offset in the side's text just after the character that completed the evidence. */
+  readonly verifiedAt: number
 }

@@ -31,6 +31,6 @@ export class IdenticalChunksRule {
     this.previous = delta
     if (this.maxIdenticalChunks === 0 || this.run < this.maxIdenticalChunks || !isLoopMaterial(delta)) return undefined
     const repeatedChars = (this.run - 1) * delta.length
-    return { rule: 'identical-chunks', loopStart: length - repeatedChars, repeatedChars }
+    return { rule: 'identical-chunks', loopStart: length - repeatedChars, repeatedChars, verifiedAt: length }
   }
 }

@@ -18,6 +18,7 @@
 
 import { FNV_OFFSET, FNV_PRIME, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import type { Finding } from './finding.ts'
+import type { JsonUnescaper } from './json-unescape.ts'
 
 export interface PoolThresholds {
   readonly minRepeatedChars: number
@@ -56,43 +57,56 @@ export class PhrasePoolRule {
   private repeatedMass = 0
   private sightings = 0
 
-  constructor(private readonly thresholds: PoolThresholds) {}
+  /** `unescaper` is given on the tool side, whose text is JSON. */
+  constructor(private readonly thresholds: PoolThresholds, private readonly unescaper?: JsonUnescaper) {}
 
-  /** Feeds the character at `position`; returns a finding when a unit ends and the window is a pool. */
-  add(position: number, code: number): Finding | undefined {
-    if (code === 10 || code === 13) return this.endUnit()
-    if (isWhitespace(code)) {
-      if (this.afterSentenceEnd) return this.endUnit()
-      if (this.length > 0) this.spacePending = true
-      return undefined
+  /**
+   * Reads `text[from..to)`, whose first character sits at offset `position` of the side's text, and
+   * returns the first finding, taken when a unit ends and the window is a pool.
+   */
+  scan(text: string, from: number, to: number, position: number): Finding | undefined {
+    const unescaper = this.unescaper
+    let { hash, length, hasWordChar, spacePending, afterSentenceEnd } = this
+    for (let i = from; i < to; i++, position++) {
+      let code = text.charCodeAt(i)
+      if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
+      let endsUnit = false
+      if (code === 10 || code === 13) endsUnit = true
+      else if (isWhitespace(code)) {
+        if (afterSentenceEnd) endsUnit = true
+        else if (length > 0) spacePending = true
+      } else {
+        if (length === 0) this.start = position
+        if (spacePending) {
+          hash = Math.imul(hash ^ SPACE, FNV_PRIME)
+          length++
+          spacePending = false
+        }
+        hash = Math.imul(hash ^ lowerAscii(code), FNV_PRIME)
+        length++
+        if (!hasWordChar && isWordChar(code)) hasWordChar = true
+        endsUnit = endsSentence(code)
+        afterSentenceEnd = endsSentenceBeforeSpace(code)
+      }
+      if (!endsUnit) continue
+      if (length > 0) {
+        const counted = length >= 2 && hasWordChar
+        this.enter((hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR, length, this.start, counted)
+        const finding = this.verdict(position + 1)
+        if (finding) return finding
+      }
+      hash = FNV_OFFSET
+      length = 0
+      hasWordChar = false
+      spacePending = false
+      afterSentenceEnd = false
     }
-    if (this.length === 0) this.start = position
-    if (this.spacePending) {
-      this.hash = Math.imul(this.hash ^ SPACE, FNV_PRIME)
-      this.length++
-      this.spacePending = false
-    }
-    this.hash = Math.imul(this.hash ^ lowerAscii(code), FNV_PRIME)
-    this.length++
-    if (!this.hasWordChar && isWordChar(code)) this.hasWordChar = true
-    if (endsSentence(code)) return this.endUnit()
-    this.afterSentenceEnd = endsSentenceBeforeSpace(code)
+    this.hash = hash
+    this.length = length
+    this.hasWordChar = hasWordChar
+    this.spacePending = spacePending
+    this.afterSentenceEnd = afterSentenceEnd
     return undefined
-  }
-
-  private endUnit(): Finding | undefined {
-    const length = this.length
-    const counted = length >= 2 && this.hasWordChar
-    const key = (this.hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR
-    const start = this.start
-    this.hash = FNV_OFFSET
-    this.length = 0
-    this.hasWordChar = false
-    this.spacePending = false
-    this.afterSentenceEnd = false
-    if (length === 0) return undefined
-    this.enter(key, length, start, counted)
-    return this.verdict()
   }
 
   private enter(key: number, length: number, start: number, counted: boolean): void {
@@ -133,12 +147,12 @@ export class PhrasePoolRule {
     this.sightings--
   }
 
-  private verdict(): Finding | undefined {
+  private verdict(verifiedAt: number): Finding | undefined {
     const { minRepeatedChars, minCoverage, minConcentration } = this.thresholds
     if (minRepeatedChars === 0 || this.repeatedMass < minRepeatedChars) return undefined
     if (this.repeatedMass < minCoverage * this.windowLength) return undefined
     if (this.sightings < minConcentration * this.sightingsByKey.size) return undefined
-    return { rule: 'phrase-pool', loopStart: this.firstRepeatStart(), repeatedChars: this.repeatedMass }
+    return { rule: 'phrase-pool', loopStart: this.firstRepeatStart(), repeatedChars: this.repeatedMass, verifiedAt }
   }
 
   /** Where the first unit of the window that repeats an earlier one begins. */

@@ -1,37 +1,39 @@
-// One side of one call (reasoning, visible text or tool arguments): feeds every character, in order,
-// to the character-level rules and runs the cycle check at fixed offsets of the side's text. Keeps
-// only the rules' bounded state, never the text itself.
-//
-// Tool arguments stream as JSON, so a file's line breaks arrive as the two characters `\n`; on the
-// tool side the phrase-pool and token rules read `\n`, `\r` and `\t` escapes as the white space they
-// stand for (the cycle rule compares the raw characters, which is equivalent for exact repetition).
+// One side of one call (reasoning, visible text or tool arguments). The text is examined one stride
+// (`cycleCheckStride` chars) at a time: when a push carries the side past a multiple of the stride,
+// the rules read the stretch up to it, each in its own tight loop, and the cycle check runs at its
+// end. So every rule but identical-chunks decides on the text alone, whatever the delta boundaries
+// (split-invariance up to the stride: the verdict is the same, and the push that reports it is the
+// one that reaches the end of the stride where the evidence completed). Keeps the rules' bounded
+// state and less than one stride of text, never the text itself. When two rules complete evidence in
+// the same stretch, the one completed first in the text wins.
 
 import { CycleRule } from './cycle.ts'
 import type { Finding } from './finding.ts'
 import { IdenticalChunksRule } from './identical-chunks.ts'
+import { JsonUnescaper } from './json-unescape.ts'
 import { PhrasePoolRule } from './phrase-pool.ts'
 import type { DetectorConfig } from './settings.ts'
 import { TokenPeriodRule } from './token-period.ts'
 import type { Side } from './types.ts'
 
-const BACKSLASH = 92
-
-function escapedWhitespace(code: number): number {
-  if (code === 110 || code === 114) return 10 // \n, \r
-  if (code === 116) return 9 // \t
-  return -1
+function earlier(first: Finding | undefined, second: Finding | undefined): Finding | undefined {
+  if (first === undefined) return second
+  if (second === undefined) return first
+  return second.verifiedAt < first.verifiedAt ? second : first
 }
 
 export class SideScanner {
   /** UTF-16 length of the side's text so far. */
   length = 0
+  /** How much of it the rules have read: always a multiple of the stride. */
+  private examined = 0
+  /** What was streamed past `examined`: less than one stride. */
+  private pending = ''
   private readonly cycle: CycleRule
   private readonly pool: PhrasePoolRule
   private readonly tokens: TokenPeriodRule
   private readonly chunks: IdenticalChunksRule
   private readonly stride: number
-  private readonly decodesEscapes: boolean
-  private escapePending = false
 
   constructor(side: Side, config: DetectorConfig) {
     const tool = side === 'tool'
@@ -47,49 +49,42 @@ export class SideScanner {
       windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       minCoverage: config.poolMinCoverage,
       minConcentration: tool ? config.toolPoolMinConcentration : config.poolMinConcentration,
-    })
+    }, tool ? new JsonUnescaper() : undefined)
     this.tokens = new TokenPeriodRule({
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
-    })
+    }, tool ? new JsonUnescaper() : undefined)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
-    this.decodesEscapes = tool
   }
 
   push(delta: string): Finding | undefined {
+    this.pending += delta
+    this.length += delta.length
     const stride = this.stride
-    for (let i = 0; i < delta.length; i++) {
-      const code = delta.charCodeAt(i)
-      const position = this.length++
-      this.cycle.add(position, code)
-      const finding = this.readText(position, code)
-        ?? (this.length % stride === 0 ? this.cycle.check(this.length) : undefined)
-      if (finding) return finding
+    const ready = this.length - (this.length % stride) - this.examined
+    if (ready > 0) {
+      const text = this.pending
+      this.pending = text.slice(ready)
+      const found = this.examine(text, ready)
+      if (found) return found
     }
     return this.chunks.add(delta, this.length)
   }
 
-  private readText(position: number, code: number): Finding | undefined {
-    if (this.decodesEscapes) {
-      if (this.escapePending) {
-        this.escapePending = false
-        const whitespace = escapedWhitespace(code)
-        if (whitespace >= 0) code = whitespace
-        else {
-          const finding = this.readChar(position - 1, BACKSLASH)
-          if (finding) return finding
-        }
-      } else if (code === BACKSLASH) {
-        this.escapePending = true
-        return undefined
-      }
+  /** Runs the rules over `text[0..count)`, one stride at a time, cycle check at each stride's end. */
+  private examine(text: string, count: number): Finding | undefined {
+    for (let from = 0; from < count; from += this.stride) {
+      const to = from + this.stride
+      const position = this.examined
+      this.cycle.append(text, from, to, position)
+      const found = earlier(this.pool.scan(text, from, to, position), this.tokens.scan(text, from, to, position))
+      this.examined += this.stride
+      if (found) return found
+      const cycle = this.cycle.check(this.examined)
+      if (cycle) return cycle
     }
-    return this.readChar(position, code)
-  }
-
-  private readChar(position: number, code: number): Finding | undefined {
-    return this.pool.add(position, code) ?? this.tokens.add(position, code)
+    return undefined
   }
 }

@@ -19,11 +19,20 @@ export class StreamDetector {
 
   push(side: Side, delta: string): Trip | undefined {
     if (this.trip) return this.trip
-    if (!SIDES.includes(side)) throw new TypeError(`loop-breaker: side must be one of ${SIDES.join(', ')} (got ${String(side)})`)
+    const scanner = this.scanners[side] ?? this.open(side)
     if (delta.length === 0) return undefined
-    const scanner = (this.scanners[side] ??= new SideScanner(side, this.config))
     const finding: Finding | undefined = scanner.push(delta)
-    if (finding) this.trip = Object.freeze({ ...finding, side, at: scanner.length })
+    if (finding) {
+      const { rule, loopStart, repeatedChars } = finding
+      this.trip = Object.freeze({ rule, side, at: scanner.length, repeatedChars, loopStart })
+    }
     return this.trip
+  }
+
+  private open(side: Side): SideScanner {
+    if (!SIDES.includes(side)) throw new TypeError(`loop-breaker: side must be one of ${SIDES.join(', ')} (got ${String(side)})`)
+    const scanner = new SideScanner(side, this.config)
+    this.scanners[side] = scanner
+    return scanner
   }
 }

@@ -7,11 +7,13 @@
 // Deliberately let through: blocks with fewer than `minDistinct` distinct tokens ("哈哈哈",
 // "| --- | --- |", "0, 0, 0"), and anything repeated fewer times (a list of similar items).
 //
-// Tokens are hashed (32-bit FNV) as they stream; the per-token cost is one comparison per block
-// length, and memory is a ring of `maxBlock` + 1 token hashes.
+// Tokens are hashed (32-bit FNV) as they stream. A token's earlier occurrences within `maxBlock`
+// tokens are found through a hash chain, so a token costs its handful of recent twins rather than one
+// comparison per block length; memory is a few arrays of `maxBlock` entries.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, lowerAscii } from './char-classes.ts'
 import type { Finding } from './finding.ts'
+import type { JsonUnescaper } from './json-unescape.ts'
 
 export interface TokenPeriodThresholds {
   readonly minRepeats: number
@@ -19,65 +21,116 @@ export interface TokenPeriodThresholds {
   readonly minDistinct: number
 }
 
+const BUCKET_MASK = 1023
+
 export class TokenPeriodRule {
   private hash = FNV_OFFSET
   private inToken = false
   private tokenStart = 0
   private tokenCount = 0
-  private readonly ring: Int32Array
+  private readonly hashes: Int32Array
+  private readonly previousSameBucket: Float64Array
+  private readonly lastInBucket = new Float64Array(BUCKET_MASK + 1).fill(-1)
   private readonly mask: number
+  /** runs[p]: how many tokens in a row equal the token p back. */
   private readonly runs: Int32Array
   private readonly runStarts: Float64Array
+  /** matchedBy[p] = index + 1 when token `index` equals the token p back. */
+  private readonly matchedBy: Float64Array
+  /** The block lengths the previous token matched (their runs are the only non-zero ones) and this one. */
+  private previousMatches: Int32Array
+  private previousMatchCount = 0
+  private matches: Int32Array
   private readonly shortestBlock: number
 
-  constructor(private readonly thresholds: TokenPeriodThresholds) {
+  /** `unescaper` is given on the tool side, whose text is JSON. */
+  constructor(private readonly thresholds: TokenPeriodThresholds, private readonly unescaper?: JsonUnescaper) {
     let size = 2
     while (size < thresholds.maxBlock + 1) size *= 2
-    this.ring = new Int32Array(size)
+    this.hashes = new Int32Array(size)
+    this.previousSameBucket = new Float64Array(size)
     this.mask = size - 1
     this.runs = new Int32Array(thresholds.maxBlock + 1)
     this.runStarts = new Float64Array(thresholds.maxBlock + 1)
+    this.matchedBy = new Float64Array(thresholds.maxBlock + 1)
+    this.previousMatches = new Int32Array(thresholds.maxBlock + 1)
+    this.matches = new Int32Array(thresholds.maxBlock + 1)
     // A block of p tokens holds at most p distinct ones.
     this.shortestBlock = Math.max(1, thresholds.minDistinct)
   }
 
-  add(position: number, code: number): Finding | undefined {
-    if (isWhitespace(code)) return this.inToken ? this.endToken(position) : undefined
-    if (isCjk(code)) {
-      const finding = this.inToken ? this.endToken(position) : undefined
-      if (finding) return finding
-      this.tokenStart = position
-      this.hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
-      return this.endToken(position + 1)
+  /** Reads `text[from..to)`, whose first character sits at offset `position` of the side's text. */
+  scan(text: string, from: number, to: number, position: number): Finding | undefined {
+    const unescaper = this.unescaper
+    let hash = this.hash
+    for (let i = from; i < to; i++, position++) {
+      let code = text.charCodeAt(i)
+      if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
+      if (isWhitespace(code)) {
+        if (!this.inToken) continue
+        this.hash = hash
+        const finding = this.endToken(position)
+        if (finding) return finding
+        continue
+      }
+      if (isCjk(code)) {
+        if (this.inToken) {
+          this.hash = hash
+          const finding = this.endToken(position)
+          if (finding) return finding
+        }
+        this.tokenStart = position
+        this.hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+        const finding = this.endToken(position + 1)
+        if (finding) return finding
+        continue
+      }
+      if (!this.inToken) {
+        this.inToken = true
+        this.tokenStart = position
+        hash = FNV_OFFSET
+      }
+      hash = Math.imul(hash ^ lowerAscii(code), FNV_PRIME)
     }
-    if (!this.inToken) {
-      this.inToken = true
-      this.tokenStart = position
-      this.hash = FNV_OFFSET
-    }
-    this.hash = Math.imul(this.hash ^ lowerAscii(code), FNV_PRIME)
+    this.hash = hash
     return undefined
   }
 
   private endToken(end: number): Finding | undefined {
     this.inToken = false
+    const { hashes, previousSameBucket, mask, runs, matchedBy, shortestBlock } = this
+    const maxBlock = this.thresholds.maxBlock
     const hash = this.hash
     const index = this.tokenCount++
-    const { ring, mask, runs } = this
-    ring[index & mask] = hash
+    const bucket = (hash ^ (hash >>> 10)) & BUCKET_MASK
+    const previous = this.lastInBucket[bucket]
+    hashes[index & mask] = hash
+    previousSameBucket[index & mask] = previous
+    this.lastInBucket[bucket] = index
     const minRepeats = this.thresholds.minRepeats
     if (minRepeats === 0) return undefined
-    const longest = Math.min(this.thresholds.maxBlock, index)
-    for (let block = this.shortestBlock; block <= longest; block++) {
-      if (ring[(index - block) & mask] !== hash) {
-        runs[block] = 0
-        continue
-      }
+    const matches = this.matches
+    let matchCount = 0
+    for (let earlier = previous; earlier >= 0 && index - earlier <= maxBlock; earlier = previousSameBucket[earlier & mask]) {
+      const block = index - earlier
+      if (block < shortestBlock || hashes[earlier & mask] !== hash) continue
+      matchedBy[block] = index + 1
+      matches[matchCount++] = block
+    }
+    const previousMatches = this.previousMatches
+    for (let m = 0; m < this.previousMatchCount; m++) {
+      if (matchedBy[previousMatches[m]] !== index + 1) runs[previousMatches[m]] = 0
+    }
+    this.previousMatches = matches
+    this.previousMatchCount = matchCount
+    this.matches = previousMatches
+    for (let m = matchCount - 1; m >= 0; m--) {
+      const block = matches[m]
       if (++runs[block] === 1) this.runStarts[block] = this.tokenStart
       if (runs[block] < block * (minRepeats - 1)) continue
       if (this.distinctInBlock(index, block) >= this.thresholds.minDistinct) {
         const loopStart = this.runStarts[block]
-        return { rule: 'token-period', loopStart, repeatedChars: end - loopStart }
+        return { rule: 'token-period', loopStart, repeatedChars: end - loopStart, verifiedAt: end }
       }
       runs[block] = 0
     }
@@ -86,7 +139,7 @@ export class TokenPeriodRule {
 
   private distinctInBlock(index: number, block: number): number {
     const distinct = new Set<number>()
-    for (let i = 0; i < block; i++) distinct.add(this.ring[(index - i) & this.mask])
+    for (let i = 0; i < block; i++) distinct.add(this.hashes[(index - i) & this.mask])
     return distinct.size
   }
 }

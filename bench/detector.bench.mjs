@@ -1,0 +1,94 @@
+// Detector cost on real text: throughput on the node_modules corpus streamed in 3-char deltas, as a
+// ratio to the floor of merely concatenating the same deltas (target ≥ 1/15), and heap growth after
+// 64 Mi chars through one StreamDetector (target < 2 MiB; run with --expose-gc, as bench/run.mjs does).
+// Prints both figures and exits non-zero when a target is missed.
+
+import { StreamDetector } from '../lib/detector.js'
+import { loadCorpus } from '../test/fixtures/detector/corpus.mjs'
+
+const DELTA = 3
+const HEAP_CHARS = 64 * 1024 * 1024
+const SIDES = ['reasoning', 'text', 'tool']
+
+if (typeof globalThis.gc !== 'function') {
+  console.error('detector.bench: run with node --expose-gc (npm run bench does)')
+  process.exit(2)
+}
+
+const documents = loadCorpus().map((document) => document.text)
+const corpusChars = documents.reduce((sum, text) => sum + text.length, 0)
+
+function concatenate() {
+  let total = 0
+  for (const text of documents) {
+    let streamed = ''
+    for (let at = 0; at < text.length; at += DELTA) streamed += text.slice(at, at + DELTA)
+    total += streamed.length
+  }
+  return total
+}
+
+function detect(side) {
+  let trips = 0
+  for (const text of documents) {
+    const detector = new StreamDetector()
+    for (let at = 0; at < text.length; at += DELTA) {
+      if (detector.push(side, text.slice(at, at + DELTA))) {
+        trips++
+        break
+      }
+    }
+  }
+  return trips
+}
+
+function bestSeconds(run, rounds) {
+  let best = Infinity
+  for (let round = 0; round < rounds; round++) {
+    const started = process.hrtime.bigint()
+    run()
+    best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e9)
+  }
+  return best
+}
+
+const mega = (charsPerSecond) => `${(charsPerSecond / 1e6).toFixed(1)} M chars/s`
+const floorSeconds = bestSeconds(concatenate, 3)
+console.log(`corpus: ${documents.length} documents, ${(corpusChars / 1e6).toFixed(1)} M chars, ${DELTA}-char deltas`)
+console.log(`floor (concatenating the deltas): ${mega(corpusChars / floorSeconds)}`)
+let slowestRatio = Infinity
+for (const side of SIDES) {
+  let trips = 0
+  const seconds = bestSeconds(() => { trips = detect(side) }, 2)
+  const ratio = floorSeconds / seconds
+  slowestRatio = Math.min(slowestRatio, ratio)
+  console.log(`detector, ${side.padEnd(9)}: ${mega(corpusChars / seconds)} = 1/${(1 / ratio).toFixed(1)} of the floor (${trips} trips)`)
+}
+
+// Heap: one detector, 64 Mi chars of corpus text (cycled) on the reasoning side.
+const detector = new StreamDetector()
+detector.push('reasoning', documents[0].slice(0, 4096))
+globalThis.gc()
+const before = process.memoryUsage().heapUsed
+let pushed = 0
+let tripped
+outer: while (pushed < HEAP_CHARS) {
+  for (const text of documents) {
+    for (let at = 0; at < text.length && pushed < HEAP_CHARS; at += DELTA) {
+      const delta = text.slice(at, at + DELTA)
+      pushed += delta.length
+      tripped = detector.push('reasoning', delta)
+      if (tripped) break outer
+    }
+  }
+}
+globalThis.gc()
+const growth = process.memoryUsage().heapUsed - before
+console.log(`heap growth after ${(pushed / 1048576).toFixed(0)} Mi chars through one detector: ${(growth / 1048576).toFixed(2)} MiB`)
+
+const failures = []
+if (slowestRatio < 1 / 15) failures.push(`throughput 1/${(1 / slowestRatio).toFixed(1)} of the floor is below the 1/15 target`)
+if (tripped) failures.push(`the heap run tripped (${tripped.rule} at ${tripped.at}), so it did not push 64 Mi chars`)
+if (growth >= 2 * 1048576) failures.push(`heap growth ${(growth / 1048576).toFixed(2)} MiB is not under 2 MiB`)
+for (const failure of failures) console.log(`FAIL: ${failure}`)
+process.exit(failures.length ? 1 : 0)
