@@ -7,6 +7,8 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { analyzeFile, disagreement, findSessionFiles, readPatchConfig } from '../lib/session.js'
 import * as detector from '../lib/detector.js'
 
+const DETECTOR_URL = new URL('../lib/detector.js', import.meta.url).href
+
 const HELP = `Usage: node tools/analyze-session.mjs <file-or-dir>... [options]
 
 Replays every model call of DSH session logs through the loop-breaker detector
@@ -32,7 +34,9 @@ Options
   --sweep key=v1,v2,...
                      tuning: count breaks and stalls over all inputs for each value of one
                      setting (the other settings as configured)
-  --jobs <n>         worker threads for many files (default: the number of CPU cores)
+  --jobs <n>         threads to use (default: the number of CPU cores): several files are
+                     spread over worker threads; a single file is replayed on a worker
+                     thread while the main thread reads it
   --help             this text
 
 Settings: every name in DETECTOR_SETTINGS of dsh-loop-breaker/detector (the README's Config
@@ -146,9 +150,11 @@ async function analyzeAll(files, configs, jobs) {
   const progress = createProgress(files.length)
   const workers = Math.min(jobs, files.length)
   if (workers <= 1) {
+    // One file at a time: with a second core, the detector runs on a worker thread beside the reader.
+    const replayWorker = jobs > 1 ? { detectorUrl: DETECTOR_URL } : undefined
     const results = []
     for (const file of files) {
-      results.push(await analyzeFile(file, detector, configs, { onProgress: (bytes) => progress.bytes(bytes) }))
+      results.push(await analyzeFile(file, detector, configs, { onProgress: (bytes) => progress.bytes(bytes), replayWorker }))
       progress.fileDone()
     }
     progress.end()

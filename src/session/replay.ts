@@ -48,26 +48,22 @@ export class SessionReplay {
 
   call(call: SessionCall): CallVerdict {
     const detector = new this.detector.StreamDetector(this.config)
+    let reasoning = ''
+    let text = ''
     for (const delta of call.deltas) {
       if (delta.text.length === 0) continue
       const trip = detector.push(delta.side, delta.text)
       if (trip !== undefined) {
         return { break: { rule: trip.rule, side: trip.side, at: trip.at, repeatedChars: trip.repeatedChars }, stall: null }
       }
+      if (delta.side === 'reasoning') reasoning += delta.text
+      else if (delta.side === 'text') text += delta.text
     }
     const kind = call.finish?.kind
     if (kind === undefined || kind === 'error' || kind === 'aborted') return { break: null, stall: null }
-    const reasoning = joinSide(call, 'reasoning')
-    const text = joinSide(call, 'text')
     const hasOutput = text.trim() !== '' || call.toolCalls.length > 0
     const stall = this.callJudge.observe({ reasoning, hasOutput })
     const repeat = this.stepJudge.observe({ text, toolCalls: call.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args })) })
     return { break: null, stall: stall ?? repeat ?? null }
   }
-}
-
-function joinSide(call: SessionCall, side: Side): string {
-  let out = ''
-  for (const delta of call.deltas) if (delta.side === side) out += delta.text
-  return out
 }

@@ -7,6 +7,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import * as llmRetry from '@deepseek-ai/dsh-llm-retry'
 import { createPersistentHost } from '../support/persistence.ts'
 import { FINAL_REPORT, PLANNING, failedCall, modelCall, phrasePool } from './scenarios.ts'
+import type { Block } from './scenarios.ts'
 
 type Plugins = Array<[plugin: any, config?: any]>
 
@@ -58,17 +59,18 @@ export async function recordWorkSession(root: string, id = 'work-session'): Prom
 }
 
 /**
- * One turn whose first call drifts from real planning into the seed's phrase
- * pool in its reasoning. With the `loop-breaker` plugin among `after`, the
- * live plugin cuts it and the next call answers; without it, the loop runs its
- * whole length and the call ends with a short answer.
+ * One turn whose first call is `loop` (by default real planning drifting into
+ * the seed's phrase pool in its reasoning). With the `loop-breaker` plugin
+ * among `after`, the live plugin cuts it and the next call answers; without
+ * it, the loop runs its whole length and the call ends with a short answer.
  */
-export async function recordLoopSession(root: string, after: Plugins = [], id = 'loop-session'): Promise<RecordedSession> {
+export async function recordLoopSession(root: string, options: { after?: Plugins; id?: string; loop?: Block[] } = {}): Promise<RecordedSession> {
+  const loop = options.loop ?? [{ type: 'reasoning', text: `${PLANNING}\n${phrasePool(6000)}` }, { type: 'text', text: FINAL_REPORT }]
   const host = await createPersistentHost((_options, call) => call === 0
-    ? modelCall([{ type: 'reasoning', text: `${PLANNING}\n${phrasePool(6000)}` }, { type: 'text', text: FINAL_REPORT }])
-    : modelCall([{ type: 'text', text: FINAL_REPORT }]), { root, after })
+    ? modelCall(loop)
+    : modelCall([{ type: 'text', text: FINAL_REPORT }]), { root, after: options.after })
   try {
-    const agent = host.createAgent(id)
+    const agent = host.createAgent(options.id ?? 'loop-session')
     await host.ask(agent, 'Summarize last night\'s build failures.')
     return { file: await host.sessionFile(agent), events: [...agent.session.events], header: agent.session.header }
   } finally {

@@ -69,6 +69,14 @@ describe('analyze-session --json', () => {
     const two = await json('--jobs', '2', ...inputs)
     expect(two.document).toEqual(one.document)
   })
+
+  it('one file with --jobs 2 is replayed on a worker thread beside the reader, with the same result', async () => {
+    for (const input of [loop, work]) {
+      const inThread = await json('--jobs', '1', input)
+      const pipelined = await json('--jobs', '2', input)
+      expect(pipelined.document).toEqual(inThread.document)
+    }
+  })
 })
 
 describe('analyze-session human output', () => {

@@ -1,0 +1,123 @@
+/**
+ * Replays one session's calls on a worker thread while the calling thread
+ * keeps reading and parsing the log: the detector costs more than decoding,
+ * so the two overlap on two cores instead of adding up. Calls travel as one
+ * string plus delta boundaries (cheap to copy between threads); verdicts come
+ * back in order. At most {@link IN_FLIGHT} batches are queued, so memory stays
+ * bounded when the reader runs ahead. Only usable from the built
+ * `lib/session.js` (a worker thread loads plain JavaScript): the worker
+ * imports this very module and the detector module by URL.
+ */
+import { Worker, parentPort, workerData } from 'node:worker_threads'
+import { SessionReplay } from './replay.ts'
+import type { CallVerdict, DetectorModule } from './replay.ts'
+import type { DeltaSide, SessionCall } from './types.ts'
+
+const BATCH_CALLS = 32
+const IN_FLIGHT = 4
+const SIDES: DeltaSide[] = ['reasoning', 'text', 'tool']
+
+/** A call (or a "user spoke" mark) as it crosses the thread boundary. */
+type Packed =
+  | { user: true }
+  | { user?: false; text: string; lengths: Uint32Array; sides: Uint8Array; finish: SessionCall['finish']; toolCalls: SessionCall['toolCalls'] }
+
+/** Verdicts of one call: under the reported config, then under each sweep config. */
+export type CallVerdicts = CallVerdict[]
+
+export class WorkerReplayer {
+  private readonly worker: Worker
+  private batch: Packed[] = []
+  private readonly results: CallVerdicts[] = []
+  private inFlight = 0
+  private wake: (() => void) | undefined
+  private failure: Error | undefined
+
+  constructor(detectorUrl: string, configs: readonly object[]) {
+    const source = `import(${JSON.stringify(import.meta.url)}).then((module) => module.runReplayWorker())`
+    this.worker = new Worker(source, { eval: true, workerData: { detectorUrl, configs } })
+    this.worker.on('message', (verdicts: CallVerdicts[]) => {
+      this.results.push(...verdicts)
+      this.inFlight--
+      this.wake?.()
+    })
+    this.worker.on('error', (error) => {
+      this.failure = error
+      this.wake?.()
+    })
+  }
+
+  userMessage(): void {
+    this.batch.push({ user: true })
+  }
+
+  async submit(call: SessionCall): Promise<void> {
+    this.batch.push(pack(call))
+    if (this.batch.length >= BATCH_CALLS) await this.send()
+  }
+
+  /** All verdicts, in call order; ends the worker. */
+  async finish(): Promise<CallVerdicts[]> {
+    await this.send()
+    while (this.inFlight > 0 && this.failure === undefined) await new Promise<void>((resolve) => { this.wake = resolve })
+    await this.worker.terminate()
+    if (this.failure) throw this.failure
+    return this.results
+  }
+
+  private async send(): Promise<void> {
+    if (this.batch.length === 0) return
+    while (this.inFlight >= IN_FLIGHT && this.failure === undefined) await new Promise<void>((resolve) => { this.wake = resolve })
+    if (this.failure) throw this.failure
+    const batch = this.batch
+    this.batch = []
+    this.inFlight++
+    this.worker.postMessage(batch)
+  }
+}
+
+/** The worker's side: replays each batch in order and answers with its verdicts. */
+export async function runReplayWorker(): Promise<void> {
+  const { detectorUrl, configs } = workerData as { detectorUrl: string; configs: object[] }
+  const detector = await import(detectorUrl) as DetectorModule
+  const replays = configs.map((config) => new SessionReplay(detector, config))
+  parentPort!.on('message', (batch: Packed[]) => {
+    const verdicts: CallVerdicts[] = []
+    for (const item of batch) {
+      if (item.user) {
+        for (const replay of replays) replay.userMessage()
+        continue
+      }
+      const call = unpack(item)
+      verdicts.push(replays.map((replay) => replay.call(call)))
+    }
+    parentPort!.postMessage(verdicts)
+  })
+}
+
+function pack(call: SessionCall): Packed {
+  const lengths = new Uint32Array(call.deltas.length)
+  const sides = new Uint8Array(call.deltas.length)
+  let text = ''
+  call.deltas.forEach((delta, index) => {
+    lengths[index] = delta.text.length
+    sides[index] = SIDES.indexOf(delta.side)
+    text += delta.text
+  })
+  return { text, lengths, sides, finish: call.finish, toolCalls: call.toolCalls }
+}
+
+/** Only what the replay reads is rebuilt. */
+function unpack(packed: Extract<Packed, { text: string }>): SessionCall {
+  const deltas = new Array(packed.lengths.length)
+  let at = 0
+  for (let index = 0; index < packed.lengths.length; index++) {
+    const length = packed.lengths[index]!
+    deltas[index] = { side: SIDES[packed.sides[index]!], text: packed.text.slice(at, at + length) }
+    at += length
+  }
+  return {
+    turn: 0, step: 0, attempt: 0, deltas, reasoningChars: 0, textChars: 0,
+    toolCalls: packed.toolCalls, finish: packed.finish, hasMessage: false, recorded: [],
+  }
+}
