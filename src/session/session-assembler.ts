@@ -6,9 +6,11 @@
  * v1–v3 generations in between (which share one shape or the other) all read.
  * Every record it does not use is counted by type and skipped, never fatal.
  *
- * A call is held back until the next call starts (or the log ends) so that the
- * `loop-breaker/*` events recorded for its turn and step, which the plugin
- * writes after the cut, land beside it.
+ * The `loop-breaker/*` events of a call land beside it: a call is held back
+ * until the next call starts (or the log ends), since rc.8 logs the plugin's
+ * event among or after the call's chunks; and an event whose call has not
+ * started yet waits for it, since v4 writes the call as one record when the
+ * stream is over, after the events the plugin appended while it streamed.
  */
 import { CallBuilder } from './call-builder.ts'
 import { PLUGIN_EVENT_PREFIX } from './types.ts'
@@ -27,6 +29,8 @@ export class SessionAssembler {
   /** Records that looked like session events at all (so a file of unrelated JSON is told apart). */
   sessionRecords = 0
   private pending: CallBuilder | undefined
+  /** Plugin events for a turn and step whose call has not started yet (v4). */
+  private early: PluginEvent[] = []
   /** Attempts seen per `turn:step`, for numbering retries. */
   private lastStep = ''
   private lastAttempt = 0
@@ -105,6 +109,7 @@ export class SessionAssembler {
   /** Flushes the last call; call once after the final record. */
   end(): void {
     this.flush()
+    this.releaseEarly(undefined)
   }
 
   private chunk(turn: number, step: number, chunk: Record<string, any>): void {
@@ -125,7 +130,17 @@ export class SessionAssembler {
     this.lastAttempt = key === this.lastStep ? this.lastAttempt + 1 : 1
     this.lastStep = key
     this.pending = new CallBuilder(turn, step, this.lastAttempt)
+    this.releaseEarly(this.pending)
     return this.pending
+  }
+
+  /** Early events go to `call` when they are its own; the others belong to no recorded call. */
+  private releaseEarly(call: CallBuilder | undefined): void {
+    for (const event of this.early) {
+      if (call !== undefined && event.data.turn === call.turn && event.data.step === call.step) call.recorded.push(event)
+      else this.emit({ kind: 'event', event })
+    }
+    this.early = []
   }
 
   private flush(): void {
@@ -138,7 +153,7 @@ export class SessionAssembler {
   private pluginEvent(event: PluginEvent): void {
     const call = this.pending
     if (call !== undefined && event.data.turn === call.turn && event.data.step === call.step) call.recorded.push(event)
-    else this.emit({ kind: 'event', event })
+    else this.early.push(event)
   }
 
   /** rc.8 packed rows: `{type, seq0, time0, data:{turn, step, index, dt, texts|args, id?, name?}}`. */
