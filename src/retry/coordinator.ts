@@ -6,7 +6,8 @@
  *
  * Ending the turn with a message: the agent loop ends a turn whose recovery chain throws an `LlmError`
  * with that error's facts, so the coordinator throws one carrying the original code and status and a
- * message naming the cause and the fix; the turn ends exactly as it would have, but explained.
+ * message naming the cause and the fix; the turn ends exactly as it would have, but explained, and the
+ * message is durable in the session's `turn/end` event.
  */
 import { randomUUID } from 'node:crypto'
 import { CONTEXT_WINDOW_EXCEEDED_CODE, LlmError } from '@deepseek-ai/dsh-llm'
@@ -16,8 +17,8 @@ import type { FailureKind, RetryableKind } from './classify.ts'
 import { computeDelay } from './delay.ts'
 import type { Delay } from './delay.ts'
 import type { Budget, BudgetTable } from './budgets.ts'
-import { RETRY_EVENT, RETRY_STARTED_EVENT, STOPPED_EVENT } from './events.ts'
-import type { RetryEventData, StopReason } from './events.ts'
+import { RETRY_EVENT, RETRY_STARTED_EVENT, isCoordinatorRetry, policyKeyOf } from './events.ts'
+import type { CoordinatorRetryEventData } from './events.ts'
 import { waitAtLeast } from './wait.ts'
 
 const KIND_LABEL: Record<FailureKind, string> = {
@@ -41,6 +42,9 @@ const TERMINAL_ADVICE: Partial<Record<FailureKind, (provider: string) => string>
   'invalid-request': (provider) => `"${provider}" rejected the request as invalid; sending it again unchanged would fail the same way. Change the request (model, attachments, reasoning effort or the message itself) and send it again.`,
   'output-reserve-overflow': (provider) => `The output size reserved for the answer (max_tokens) does not fit what "${provider}" allows for this model; retrying unchanged cannot succeed. Lower maxTokens for this model in the provider's configuration, then send your message again.`,
 }
+
+/** Why the coordinator ended a turn instead of retrying. */
+export type StopReason = 'not-retryable' | 'retries-exhausted' | 'deadline' | 'server-delay-too-long'
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`
 
@@ -86,11 +90,9 @@ function stop(
   budget?: Budget,
   delay?: Delay,
 ): never {
-  const { agent, turn, step, provider, failure } = payload
+  const { provider, failure } = payload
   const explanation = stopMessage(reason, kind, provider, attempts, budget, delay)
-  const message = `${explanation} (${provider}: ${failure.message})`
-  agent.session.append(STOPPED_EVENT, { turn, step, provider, kind, reason, attempts, message, failure })
-  throw new LlmError(message, failure.code, {
+  throw new LlmError(`${explanation} (${provider}: ${failure.message})`, failure.code, {
     ...(failure.status === undefined ? {} : { status: failure.status }),
     ...(failure.requestId === undefined ? {} : { requestId: failure.requestId }),
   })
@@ -118,9 +120,11 @@ async function retry(
   const { agent, turn, step, provider, failure, signal } = payload
   const budget = deps.budgets.forProvider(provider)[kind]
   const stepRetries = (agent.session.events as any[]).filter(
-    (event) => event.type === RETRY_EVENT && event.data.turn === turn && event.data.step === step,
+    (event) => isCoordinatorRetry(event) && event.data.turn === turn && event.data.step === step,
   )
-  const attempts = stepRetries.filter((event) => event.data.kind === kind).length
+  const policyKey = policyKeyOf(kind)
+  const previous = stepRetries.findLast((event) => event.data.policyKey === policyKey)
+  const attempts: number = previous?.data.retry ?? 0
   if (budget.mode === 'bounded' && attempts >= budget.maxRetries) return stopUnlessRescued(payload, next, kind, 'retries-exhausted', attempts, budget)
 
   const server = serverDelayMs === undefined || serverDelaySource === undefined ? undefined : { ms: serverDelayMs, source: serverDelaySource }
@@ -131,17 +135,19 @@ async function retry(
   const chainStartedAt: number = stepRetries[0]?.data.chainStartedAt ?? Date.now()
   if (Date.now() + delay.delayMs - chainStartedAt > budget.deadlineMs) return stopUnlessRescued(payload, next, kind, 'deadline', attempts, budget, delay)
 
-  const retryId: string = stepRetries[0]?.data.retryId ?? randomUUID()
-  const event: RetryEventData = {
-    retryId, turn, step, provider, kind, mode: budget.mode, attempt: attempts + 1,
-    ...(budget.mode === 'bounded' ? { maxRetries: budget.maxRetries } : {}),
-    delayMs: delay.delayMs, delaySource: delay.source,
+  // One retryId per kind's chain: dsh-llm-retry's invariant ties a retryId to one policyKey.
+  const retryId: string = previous?.data.retryId ?? randomUUID()
+  const retry = attempts + 1
+  const event: CoordinatorRetryEventData = {
+    retryId, turn, step, provider, policyKey, retry,
+    ...(budget.mode === 'bounded' ? { mode: 'normal' as const, maxRetries: budget.maxRetries } : { mode: 'always' as const }),
+    delayMs: delay.delayMs, failure, kind, delaySource: delay.source,
     ...(delay.serverDelayMs === undefined ? {} : { serverDelayMs: delay.serverDelayMs }),
-    chainStartedAt, failure,
+    chainStartedAt,
   }
   agent.session.append(RETRY_EVENT, event)
   if (!(await waitAtLeast(delay.delayMs, AbortSignal.any([signal, deps.lifetime])))) return undefined
-  agent.session.append(RETRY_STARTED_EVENT, { retryId, turn, step, kind, attempt: attempts + 1 })
+  agent.session.append(RETRY_STARTED_EVENT, { retryId, turn, step, retry })
   return { kind: 'retry' }
 }
 

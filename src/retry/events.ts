@@ -1,73 +1,60 @@
 /**
- * The coordinator's durable session events, declared on DSH's session event map the way
- * `dsh-llm-retry` declares `llm/retry`. They are the coordinator's only memory: retry counts and the
- * step's deadline are derived from them, so a resumed session continues its budget instead of starting
- * a fresh one, and the analyzer and UIs can show what was retried, why, and how long it waited.
+ * The coordinator's durable record of each retry. It is written as DSH's own `llm/retry` /
+ * `llm/retry-started` events (declared by `dsh-llm-retry` on the session event map), extended with the
+ * coordinator's fields, rather than as new event types: DSH rc.8's persistence refuses to resume a
+ * session that holds an event type outside its built-in list, so a plugin-named retry event would make
+ * every session that ever retried impossible to resume. As `llm/retry` the record is resumable, shown by
+ * DSH's UIs as a retry, and checked by `dsh-llm-retry`'s own invariant companion (numbering per
+ * provider and `policyKey`, one `retryId` per chain). One `policyKey` per kind keeps each kind's count
+ * separate. Counts and the step's deadline are derived from these events, so a resumed session
+ * continues its budget instead of starting a fresh one.
  */
 import type { LlmFailure } from '@deepseek-ai/dsh-llm'
-// Brings the augmented module into a program rooted at this entry (tsup's declaration build); without
-// it TypeScript reports the augmentation target as missing.
-import type {} from '@deepseek-ai/dsh-session/types'
-import type { FailureKind, RetryableKind } from './classify.ts'
+import type { RetryableKind } from './classify.ts'
 import type { DelaySource } from './delay.ts'
 
-export const RETRY_EVENT = 'retry-coordinator/retry'
-export const RETRY_STARTED_EVENT = 'retry-coordinator/retry-started'
-export const STOPPED_EVENT = 'retry-coordinator/stopped'
+export const RETRY_EVENT = 'llm/retry'
+export const RETRY_STARTED_EVENT = 'llm/retry-started'
+const POLICY_KEY_PREFIX = 'retry-coordinator/'
 
-/** Recorded before each wait: one scheduled retry of a failed request. */
-export interface RetryEventData {
-  /** Shared by every retry of one step. */
+/** The `policyKey` of the coordinator's retries of one kind. */
+export function policyKeyOf(kind: RetryableKind): string {
+  return `${POLICY_KEY_PREFIX}${kind}`
+}
+
+/** True for an `llm/retry` event the coordinator wrote. */
+export function isCoordinatorRetry(event: { type: string; data?: { policyKey?: unknown } }): boolean {
+  return event.type === RETRY_EVENT && typeof event.data?.policyKey === 'string' && event.data.policyKey.startsWith(POLICY_KEY_PREFIX)
+}
+
+/**
+ * `llm/retry` as the coordinator writes it: DSH's fields (`mode` `normal` for a bounded budget with its
+ * `maxRetries`, `always` for a persistent one), then the coordinator's own.
+ */
+export type CoordinatorRetryEventData = {
+  /** Shared by the retries of one kind in one step. */
   retryId: string
   turn: number
   step: number
   provider: string
-  kind: RetryableKind
-  mode: 'bounded' | 'persistent'
+  /** `retry-coordinator/<kind>`. */
+  policyKey: string
   /** 1-based count of retries of this kind in this step. */
-  attempt: number
-  /** The budget's `maxRetries` (bounded mode only). */
-  maxRetries?: number
+  retry: number
   delayMs: number
+  failure: LlmFailure
+  kind: RetryableKind
   delaySource: DelaySource
   /** What the server asked for, when it did (header or wording). */
   serverDelayMs?: number
-  /** Epoch ms of the step's first failure: the budget's deadline counts from here. */
+  /** Epoch ms of the step's first failure: every kind's deadline counts from here. */
   chainStartedAt: number
-  failure: LlmFailure
-}
+} & ({ mode: 'normal'; maxRetries: number } | { mode: 'always' })
 
-/** Recorded after a wait completed, right before the request is sent again. */
-export interface RetryStartedEventData {
+/** `llm/retry-started`: the wait completed; the request is sent again. */
+export interface CoordinatorRetryStartedEventData {
   retryId: string
   turn: number
   step: number
-  kind: RetryableKind
-  attempt: number
-}
-
-export type StopReason = 'not-retryable' | 'retries-exhausted' | 'deadline' | 'server-delay-too-long'
-
-/** Recorded when the coordinator ends a turn instead of retrying; `message` is what the user is shown. */
-export interface StoppedEventData {
-  turn: number
-  step: number
-  provider: string
-  kind: FailureKind
-  reason: StopReason
-  /** Retries of this kind already made in this step. */
-  attempts: number
-  message: string
-  failure: LlmFailure
-}
-
-declare module '@deepseek-ai/dsh-session/types' {
-  interface SessionEventMap {
-    /** Durable record of one retry the coordinator scheduled (kind, attempt, delay and its source). */
-    'retry-coordinator/retry': RetryEventData
-    /** Durable transition after a retry wait completed, before the next attempt. */
-    'retry-coordinator/retry-started': RetryStartedEventData
-    /** Durable record of a turn the coordinator ended with an explanation instead of a retry. */
-    'retry-coordinator/stopped': StoppedEventData
-  }
+  retry: number
 }

@@ -12,7 +12,6 @@ import type { BudgetPatch } from './budgets.ts'
 import type { RetryableKind } from './classify.ts'
 import { recoverRequestError } from './coordinator.ts'
 import type { RequestErrorPayload } from './coordinator.ts'
-import './events.ts'
 
 export { classifyFailure, isRetryableKind, RETRYABLE_KINDS } from './classify.ts'
 export type { Classification, FailureInput, FailureKind, RetryableKind } from './classify.ts'
@@ -22,8 +21,9 @@ export { DEFAULT_BUDGETS, resolveBudgets } from './budgets.ts'
 export type { Budget, BudgetPatch, Budgets } from './budgets.ts'
 export { CONTEXT_OVERFLOW_PATTERNS, OUTPUT_RESERVE_PATTERNS } from './overflow-patterns.ts'
 export type { WordingPattern } from './overflow-patterns.ts'
-export { RETRY_EVENT, RETRY_STARTED_EVENT, STOPPED_EVENT } from './events.ts'
-export type { RetryEventData, RetryStartedEventData, StopReason, StoppedEventData } from './events.ts'
+export { RETRY_EVENT, RETRY_STARTED_EVENT, isCoordinatorRetry, policyKeyOf } from './events.ts'
+export type { CoordinatorRetryEventData, CoordinatorRetryStartedEventData } from './events.ts'
+export type { StopReason } from './coordinator.ts'
 
 export const name = PLUGIN_NAME
 export const inject = ['agents']

@@ -16,8 +16,10 @@ describe('retry-coordinator with the real DeepSeek adapter against a local endpo
     expect(seen.gapsMs[0]).toBeGreaterThanOrEqual(2000)
     expect(seen.gapsMs[0]).toBeLessThan(2000 * 1.2 + 1000)
     expect(seen.retryEvents).toHaveLength(1)
-    expect(seen.retryEvents[0].data).toMatchObject({ kind: 'rate-limit', attempt: 1, delaySource: 'server-header', serverDelayMs: 2000 })
-    expect(seen.events.map((event) => event.type)).toContain('retry-coordinator/retry-started')
+    expect(seen.retryEvents[0].data).toMatchObject({ kind: 'rate-limit', delaySource: 'server-header', serverDelayMs: 2000 })
+    expect(seen.retryEvents[0].data).toMatchObject({ policyKey: 'retry-coordinator/rate-limit', retry: 1, mode: 'normal', maxRetries: 8 })
+    expect(seen.events.filter((event) => event.type === 'llm/retry-started').map((event) => event.data))
+      .toEqual([{ retryId: seen.retryEvents[0].data.retryId, turn: seen.retryEvents[0].data.turn, step: seen.retryEvents[0].data.step, retry: 1 }])
     expect(seen.answer).toBe('done')
   })
 
@@ -71,7 +73,7 @@ describe('retry-coordinator with the real DeepSeek adapter against a local endpo
       }, ok),
     })
     expect(seen.requests).toHaveLength(2)
-    expect(seen.retryEvents[0].data).toMatchObject({ kind: 'network', mode: 'persistent' })
+    expect(seen.retryEvents[0].data).toMatchObject({ kind: 'network', mode: 'always' })
     expect(seen.answer).toBe('done')
   })
 
@@ -82,8 +84,7 @@ describe('retry-coordinator with the real DeepSeek adapter against a local endpo
       handler: ({ res }) => json(res, 503, errorBody('Service Unavailable')),
     })
     expect(seen.requests).toHaveLength(3)
-    expect(seen.retryEvents.map((event) => event.data.attempt)).toEqual([1, 2])
-    expect(seen.stoppedEvents[0].data).toMatchObject({ kind: 'server', reason: 'retries-exhausted', attempts: 2 })
+    expect(seen.retryEvents.map((event) => event.data.retry)).toEqual([1, 2])
     expect(seen.turnEnd).toMatchObject({ kind: 'error', error: { code: 'SERVER' } })
     expect(seen.turnEnd.error!.message).toBe(
       'Gave up after 2 retries of a server overload from "deepseek-official" (retry-coordinator budgets.server.maxRetries = 2). '
@@ -98,12 +99,12 @@ describe('retry-coordinator with the real DeepSeek adapter against a local endpo
       handler: ({ res }) => reset(res),
     })
     // Every retry was scheduled to fire inside the 450 ms deadline; the one after would have passed it.
-    const [stopped] = seen.stoppedEvents
     const chainStartedAt = seen.retryEvents[0].data.chainStartedAt
     expect(seen.retryEvents.length).toBeGreaterThanOrEqual(1)
+    expect(seen.retryEvents.every((event) => event.data.kind === 'network' && event.data.mode === 'always')).toBe(true)
     for (const event of seen.retryEvents) expect(event.time + event.data.delayMs - chainStartedAt).toBeLessThanOrEqual(450)
-    expect(stopped.data).toMatchObject({ kind: 'network', reason: 'deadline' })
-    expect(stopped.time + 100 - chainStartedAt).toBeGreaterThan(450)
+    expect(seen.turnEndTime + 100 - chainStartedAt).toBeGreaterThan(450)
+    expect(seen.turnEnd.error!.message).toContain('the next attempt would pass the 0.5 s allowed for retrying one step (retry-coordinator budgets.network.deadlineMs)')
     expect(seen.elapsedMs).toBeLessThan(1500)
   })
 
@@ -114,7 +115,6 @@ describe('retry-coordinator with the real DeepSeek adapter against a local endpo
     })
     expect(seen.requests).toHaveLength(1)
     expect(seen.elapsedMs).toBeLessThan(1000)
-    expect(seen.stoppedEvents[0].data.reason).toBe('server-delay-too-long')
     expect(seen.turnEnd.error!.message).toContain('asked to wait 600 s before retrying (Retry-After header), longer than the 300 s')
   })
 
@@ -127,7 +127,8 @@ describe('retry-coordinator with the real DeepSeek adapter against a local endpo
     expect(seen.cancelToIdleMs).toBeLessThan(100)
     expect(seen.requests).toHaveLength(1)
     expect(seen.turnEnd.kind).toBe('aborted')
-    expect(seen.events.map((event) => event.type)).not.toContain('retry-coordinator/retry-started')
+    expect(seen.retryEvents).toHaveLength(1)
+    expect(seen.events.map((event) => event.type)).not.toContain('llm/retry-started')
   })
 
   it.each([
@@ -141,24 +142,30 @@ describe('retry-coordinator with the real DeepSeek adapter against a local endpo
     expect(seen.turnEnd).toMatchObject({ kind: 'error', error: { code } })
     expect(seen.turnEnd.error!.message).toContain(advice)
     expect(seen.turnEnd.error!.message).toContain(providerMessage)
-    expect(seen.stoppedEvents[0].data).toMatchObject({ reason: 'not-retryable', attempts: 0 })
   })
 
   it('retry counts come from the durable events: a session that already retried this step continues its budget', async () => {
+    let seeded = false
     const seen = await runScenario({
       executor: 'retry-coordinator',
       coordinator: { budgets: { server: { ...fast, maxRetries: 2 } } },
-      warmupTurns: 1,
-      // As a resumed session would hold it: one earlier server retry of turn 2, step 1.
-      prepare: (agent) => agent.session.append('retry-coordinator/retry', {
-        retryId: 'earlier-run', turn: 2, step: 1, provider: 'deepseek-official', kind: 'server', mode: 'bounded',
-        attempt: 1, maxRetries: 2, delayMs: 20, delaySource: 'backoff', chainStartedAt: Date.now(),
-        failure: { message: 'Service Unavailable', code: 'SERVER', status: 503 },
-      }),
-      handler: sequence(ok, ({ res }) => json(res, 503, errorBody('Service Unavailable'))),
+      // As a resumed session would hold it: one earlier server retry of this very step, recorded
+      // before the coordinator is consulted (an outermost listener appends it on the first failure).
+      prepare: (_agent, ctx) => ctx.on('agent/request-error', (payload: any, next: () => Promise<unknown>) => {
+        if (!seeded) {
+          seeded = true
+          payload.agent.session.append('llm/retry', {
+            retryId: 'earlier-run', turn: payload.turn, step: payload.step, provider: payload.provider,
+            policyKey: 'retry-coordinator/server', mode: 'normal', retry: 1, maxRetries: 2, delayMs: 20,
+            kind: 'server', delaySource: 'backoff', chainStartedAt: Date.now(), failure: payload.failure,
+          })
+        }
+        return next()
+      }, { prepend: true }),
+      handler: ({ res }) => json(res, 503, errorBody('Service Unavailable')),
     })
     expect(seen.requests).toHaveLength(2)
-    expect(seen.retryEvents.map((event) => [event.data.retryId, event.data.attempt])).toEqual([['earlier-run', 2]])
-    expect(seen.stoppedEvents[0].data).toMatchObject({ reason: 'retries-exhausted', attempts: 2 })
+    expect(seen.retryEvents.slice(1).map((event) => [event.data.retryId, event.data.retry])).toEqual([['earlier-run', 2]])
+    expect(seen.turnEnd.error!.message).toContain('Gave up after 2 retries')
   })
 })

@@ -24,7 +24,7 @@ describe('a stream the loop-breaker cut is a normal stop', () => {
     const events = agent.session.events
     expect(host.adapter.requests).toHaveLength(1)
     expect(consulted).toEqual([])
-    expect(events.filter((event: any) => event.type.startsWith('retry-coordinator/'))).toEqual([])
+    expect(events.filter((event: any) => event.type.startsWith('llm/retry'))).toEqual([])
     expect(events.find((event: any) => event.type === 'turn/end')?.data.reason).toEqual({ kind: 'completed' })
     await host.dispose()
   })

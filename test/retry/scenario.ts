@@ -1,11 +1,16 @@
 /**
  * One retry scenario end to end: the real DeepSeek adapter in a real agent loop against the local
  * endpoint, with either this package's `retry-coordinator` or DSH's own `dsh-llm-retry` as the retry
- * executor (optionally with the real `dsh-compaction-basic` behind it). Returns what was observed, so
- * the coordinator tests and the comparison with `dsh-llm-retry` read the same facts.
+ * executor (optionally with the real `dsh-compaction-basic` behind it), under DSH's own invariant
+ * checkers: the stream grammar and `dsh-llm-retry`'s rules for `llm/retry` records, which the
+ * coordinator writes too. Returns what was observed, so the coordinator tests and the comparison with
+ * `dsh-llm-retry` read the same facts.
  */
 import { performance } from 'node:perf_hooks'
 import * as llmRetry from '@deepseek-ai/dsh-llm-retry'
+import * as llmRetryInvariant from '@deepseek-ai/dsh-llm-retry/invariant'
+import * as invariantsPlugin from '@deepseek-ai/dsh-invariants'
+import * as llmInvariant from '@deepseek-ai/dsh-llm/invariant'
 import { BasicCompactionEngine } from '@deepseek-ai/dsh-compaction-basic'
 import TokenMeter from '@deepseek-ai/dsh-token-meter'
 import type { Config as DeepSeekConfig } from '@deepseek-ai/dsh-llm-deepseek'
@@ -29,8 +34,8 @@ export interface ScenarioOptions {
   warmupTurns?: number
   /** Cancel the agent this many ms after the observed turn starts. */
   cancelAfterMs?: number
-  /** Runs against the agent before the observed turn (e.g. to seed durable events). */
-  prepare?: (agent: any) => void
+  /** Runs before the observed turn (e.g. to add a listener that seeds durable events). */
+  prepare?: (agent: any, ctx: any) => void
 }
 
 export interface Observation {
@@ -39,10 +44,12 @@ export interface Observation {
   /** ms between one attempt's response closing and the next attempt arriving. */
   gapsMs: number[]
   turnEnd: { kind: string; error?: { message: string; code: string } }
+  /** Epoch ms of the observed turn's `turn/end`. */
+  turnEndTime: number
   answer?: string
   events: any[]
+  /** `llm/retry` records (both executors write that type). */
   retryEvents: any[]
-  stoppedEvents: any[]
   compacted: boolean
   elapsedMs: number
   /** ms from cancel() to the agent being idle, when the scenario cancelled. */
@@ -56,17 +63,18 @@ export async function runScenario(options: ScenarioOptions): Promise<Observation
     if (isCompactionCall(exchange.request)) return sse(exchange.res, answerEvents('Summary: the user greeted the assistant several times.'))
     return options.handler(exchange)
   })
-  const after: Array<[any, any?]> = []
+  const after: Array<[any, any?]> = [[llmRetryInvariant]]
   if (options.compaction) after.push([TokenMeter], [BasicCompactionEngine, {}])
   after.push(options.executor === 'retry-coordinator' ? [retryCoordinator, options.coordinator ?? {}] : [llmRetry, {}])
   const host = await createDeepSeekHost(server, {
+    before: [[invariantsPlugin], [llmInvariant]],
     after,
     adapter: options.retryPolicy === undefined ? {} : { retryPolicy: options.retryPolicy },
   })
   try {
     const agent = host.createAgent()
     for (let turn = 0; turn < (options.warmupTurns ?? 0); turn++) await host.ask(agent, `warm-up ${turn}`)
-    options.prepare?.(agent)
+    options.prepare?.(agent, host.ctx)
     const firstObserved = server.requests.length
     const startedEvents = agent.session.events.length
     const started = performance.now()
@@ -84,18 +92,18 @@ export async function runScenario(options: ScenarioOptions): Promise<Observation
     const events = agent.session.events.slice(startedEvents)
     const requests = server.requests.slice(firstObserved).filter((request) => !isCompactionCall(request))
     const gapsMs = requests.slice(1).map((request, i) => request.receivedAt - requests[i].closedAt!)
-    const turnEnd = events.filter((event: any) => event.type === 'turn/end').at(-1)?.data.reason
+    const turnEndEvent = events.filter((event: any) => event.type === 'turn/end').at(-1)
     const message = events.filter((event: any) => event.type === 'assistant/message' && !event.data.interrupted).at(-1)?.data.message
     const answer = message?.content.filter((block: any) => block.type === 'text').map((block: any) => block.text).join('')
     if (server.errors.length > 0) throw server.errors[0]
     return {
       requests,
       gapsMs,
-      turnEnd,
+      turnEnd: turnEndEvent?.data.reason,
+      turnEndTime: turnEndEvent?.time,
       answer,
       events,
-      retryEvents: events.filter((event: any) => event.type === 'retry-coordinator/retry' || event.type === 'llm/retry'),
-      stoppedEvents: events.filter((event: any) => event.type === 'retry-coordinator/stopped'),
+      retryEvents: events.filter((event: any) => event.type === 'llm/retry'),
       compacted: events.some((event: any) => event.type === 'compaction/summary'),
       elapsedMs,
       ...(cancelToIdleMs === undefined ? {} : { cancelToIdleMs }),
