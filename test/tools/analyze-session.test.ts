@@ -9,6 +9,7 @@ import { runTool } from './run-tool.ts'
 const fixtures = 'test/fixtures/sessions'
 const loop = `${fixtures}/phrase-pool.rc8.jsonl.zstd`
 const work = `${fixtures}/work.rc8.jsonl.zstd`
+const uncut = `${fixtures}/phrase-pool-uncut.rc8.jsonl.zstd`
 const scratch = await mkdtemp(join(tmpdir(), 'analyze-session-'))
 afterAll(() => rm(scratch, { recursive: true, force: true }))
 
@@ -84,11 +85,20 @@ describe('analyze-session human output', () => {
     const { code, stdout, stderr } = await analyze(loop, work)
     expect(code).toBe(0)
     expect(stderr).toBe('') // not a terminal: no progress line
-    expect(stdout).toContain(`${loop}  (rc.8, 1 calls)`)
+    expect(stdout).toContain(`${loop}  (rc.8, 2 calls)`)
     expect(stdout).toMatch(/call\s+end\s+reasoning\s+text\s+tool\s+verdict\s+rule\s+side@at\s+repeated\s+recorded/)
-    expect(stdout).toMatch(/1\.1\s+stop\s+\d+\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-/)
+    // The live plugin cut this call where the replay trips, and steered the model: no disagreement.
+    const [, at] = /1\.1\s+stop\s+\d+\s+0\s+-\s+break\s+phrase-pool\s+reasoning@(\d+)\s+\d+\s+remind \(phrase-pool reasoning@(\d+)\)\n/.exec(stdout)!
+    expect(stdout).toContain(`remind (phrase-pool reasoning@${at})`)
+    expect(stdout).not.toContain('≠')
+    expect(stdout).toMatch(/1\.2\s+stop\s+0\s+100\s+-\s+ok/)
     expect(stdout).toMatch(/2\.1 #2\s+stop/)
-    expect(stdout).toMatch(/Summary: 2 file\(s\), 6 calls, 1 break\(s\), 0 stall\(s\)\n\s+phrase-pool\s+1/)
+    expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\)\n\s+phrase-pool\s+1/)
+  })
+
+  it('on a session recorded without the plugin, shows where it would have cut', async () => {
+    const { stdout } = await analyze(uncut)
+    expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-\n/)
   })
 
   it('--sweep counts breaks per value of one setting', async () => {
