@@ -1,0 +1,43 @@
+/**
+ * The model's side of the e2e story, shared by the scripted adapter (`scripted-model.mjs`) and the
+ * 127.0.0.1 DeepSeek endpoint (`deepseek-endpoint.mjs`), so both flows stream the same loop and expect
+ * the same answer: a seeded phrase-pool loop, the normal answer given once the plugin has spoken, and
+ * the short title an auxiliary call gets.
+ */
+
+export const NORMAL_ANSWER = 'Done: the build script now runs the tests before packing.'
+export const TITLE = 'Build script test step'
+
+// Sentences of a plan the model keeps restating in a new order: the shape of a phrase-pool loop
+// (a small vocabulary reshuffled), not an exact cycle, so no periodic rule can claim it first.
+const POOL = [
+  'Let me check the build script once more before changing it.\n',
+  'The tests should run before the package is packed.\n',
+  'I will open package.json and look at the scripts section again.\n',
+  'First I need to confirm which command packs the package.\n',
+  'Then I can add the test step in front of it.\n',
+]
+
+/** mulberry32: a seeded generator, so every run streams the same loop and the e2e is reproducible. */
+function seeded(seed) {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** The endless loop, one pool sentence at a time, never the same sentence twice in a row. */
+export function* phrasePoolLoop() {
+  const random = seeded(20260829)
+  let previous = -1
+  for (;;) {
+    let next = Math.floor(random() * (POOL.length - 1))
+    if (previous >= 0 && next >= previous) next++
+    previous = next
+    yield POOL[next]
+  }
+}
