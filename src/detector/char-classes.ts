@@ -33,5 +33,6 @@ export function lowerAscii(code: number): number {
   return code >= 65 && code <= 90 ? code + 32 : code
 }
 
-export const FNV_OFFSET = 0x811c9dc5
+// As int32 (`| 0`): the hashes stay small integers in registers and fields, never boxed doubles.
+export const FNV_OFFSET = 0x811c9dc5 | 0
 export const FNV_PRIME = 0x01000193

@@ -35,37 +35,40 @@ export interface CycleThresholds {
 }
 
 export class CycleRule {
-  private readonly ring: Uint16Array
   private readonly gramHashes: Int32Array
   private readonly previousSameBucket: Float64Array
   private readonly bucketHeads: Float64Array
   private readonly mask: number
   private rollingHash = 0
 
-  constructor(private readonly thresholds: CycleThresholds) {
-    const longestNeed = this.need(thresholds.maxPeriod)
-    let size = 1024
-    // Twice the longest verified span, so the start of a loop can be traced back past it.
-    while (size < 2 * longestNeed + 2) size *= 2
-    this.ring = new Uint16Array(size)
+  /** `ring` holds the side's recent characters (offset i at `i & mask`); see `CycleRule.ringSize`. */
+  constructor(private readonly thresholds: CycleThresholds, private readonly ring: Uint16Array) {
+    const size = ring.length
     this.gramHashes = new Int32Array(size)
     this.previousSameBucket = new Float64Array(size)
     this.bucketHeads = new Float64Array(1 << TABLE_BITS).fill(-1)
     this.mask = size - 1
   }
 
+  /** The ring size (a power of two) the rule needs: twice its longest verified span, so the start of a loop can be traced back past it. */
+  static ringSize(thresholds: CycleThresholds): number {
+    const longestNeed = Math.max(thresholds.minSpan, Math.ceil(thresholds.minPeriods * thresholds.maxPeriod))
+    let size = 1024
+    while (size < 2 * longestNeed + 2) size *= 2
+    return size
+  }
+
   private need(period: number): number {
     return Math.max(this.thresholds.minSpan, Math.ceil(this.thresholds.minPeriods * period))
   }
 
-  /** Records `text[from..to)`, whose first character sits at offset `position` of the side's text. */
-  append(text: string, from: number, to: number, position: number): void {
+  /** Indexes the ring's characters at offsets [from, to) (8-gram hashes and their chains). */
+  append(from: number, to: number): void {
     const { ring, gramHashes, previousSameBucket, bucketHeads, mask } = this
     let hash = this.rollingHash
-    for (let i = from; i < to; i++, position++) {
-      const code = text.charCodeAt(i)
+    for (let position = from; position < to; position++) {
+      const code = ring[position & mask]
       const outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
-      ring[position & mask] = code
       hash = (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
       if (position < GRAM - 1) continue
       const bucket = (hash ^ (hash >>> 15)) & TABLE_MASK

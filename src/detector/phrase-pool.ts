@@ -61,14 +61,14 @@ export class PhrasePoolRule {
   constructor(private readonly thresholds: PoolThresholds, private readonly unescaper?: JsonUnescaper) {}
 
   /**
-   * Reads `text[from..to)`, whose first character sits at offset `position` of the side's text, and
-   * returns the first finding, taken when a unit ends and the window is a pool.
+   * Reads the characters at offsets [from, to) of the side's text from `ring` (offset i at
+   * `i & mask`) and returns the first finding, taken when a unit ends and the window is a pool.
    */
-  scan(text: string, from: number, to: number, position: number): Finding | undefined {
+  scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
     const unescaper = this.unescaper
     let { hash, length, hasWordChar, spacePending, afterSentenceEnd } = this
-    for (let i = from; i < to; i++, position++) {
-      let code = text.charCodeAt(i)
+    for (let position = from; position < to; position++) {
+      let code = ring[position & mask]
       if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
       let endsUnit = false
       if (code === 10 || code === 13) endsUnit = true

@@ -1,11 +1,12 @@
-// One side of one call (reasoning, visible text or tool arguments). The text is examined one stride
-// (`cycleCheckStride` chars) at a time: when a push carries the side past a multiple of the stride,
-// the rules read the stretch up to it, each in its own tight loop, and the cycle check runs at its
-// end. So every rule but identical-chunks decides on the text alone, whatever the delta boundaries
-// (split-invariance up to the stride: the verdict is the same, and the push that reports it is the
-// one that reaches the end of the stride where the evidence completed). Keeps the rules' bounded
-// state and less than one stride of text, never the text itself. When two rules complete evidence in
-// the same stretch, the one completed first in the text wins.
+// One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of
+// recent text shared by the rules; the text is examined one stride (`cycleCheckStride` chars) at a
+// time: each time the side reaches a multiple of the stride, the rules read that stride from the
+// ring, each in its own tight loop, and the cycle check runs at its end. So every rule but
+// identical-chunks decides on the text alone, whatever the delta boundaries (split-invariance up to
+// the stride: the verdict is the same, and the push that reports it is the one that reaches the end
+// of the stride where the evidence completed). Memory is the ring and the rules' bounded state,
+// never the text itself. When two rules complete evidence in the same stride, the one completed
+// first in the text wins.
 
 import { CycleRule } from './cycle.ts'
 import type { Finding } from './finding.ts'
@@ -25,24 +26,29 @@ function earlier(first: Finding | undefined, second: Finding | undefined): Findi
 export class SideScanner {
   /** UTF-16 length of the side's text so far. */
   length = 0
-  /** How much of it the rules have read: always a multiple of the stride. */
-  private examined = 0
-  /** What was streamed past `examined`: less than one stride. */
-  private pending = ''
+  /** The side's recent characters, offset i at `i & mask`; shared by the rules. */
+  private readonly ring: Uint16Array
+  private readonly mask: number
   private readonly cycle: CycleRule
   private readonly pool: PhrasePoolRule
   private readonly tokens: TokenPeriodRule
   private readonly chunks: IdenticalChunksRule
   private readonly stride: number
+  private untilStrideEnd: number
 
   constructor(side: Side, config: DetectorConfig) {
     const tool = side === 'tool'
     const reasoning = side === 'reasoning'
-    this.cycle = new CycleRule({
+    const cycle = {
       maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,
       minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
       minPeriods: config.cycleMinPeriods,
-    })
+    }
+    let size = CycleRule.ringSize(cycle)
+    while (size < 2 * config.cycleCheckStride) size *= 2
+    this.ring = new Uint16Array(size)
+    this.mask = size - 1
+    this.cycle = new CycleRule(cycle, this.ring)
     this.pool = new PhrasePoolRule({
       minRepeatedChars: tool ? config.toolPoolMinRepeatedChars
         : reasoning ? config.reasoningPoolMinRepeatedChars : config.textPoolMinRepeatedChars,
@@ -57,34 +63,31 @@ export class SideScanner {
     }, tool ? new JsonUnescaper() : undefined)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
+    this.untilStrideEnd = this.stride
   }
 
   push(delta: string): Finding | undefined {
-    this.pending += delta
-    this.length += delta.length
-    const stride = this.stride
-    const ready = this.length - (this.length % stride) - this.examined
-    if (ready > 0) {
-      const text = this.pending
-      this.pending = text.slice(ready)
-      const found = this.examine(text, ready)
-      if (found) return found
+    const { ring, mask } = this
+    let length = this.length
+    for (let i = 0; i < delta.length; i++) {
+      ring[length++ & mask] = delta.charCodeAt(i)
+      if (--this.untilStrideEnd > 0) continue
+      this.untilStrideEnd = this.stride
+      this.length = length
+      const found = this.examine(length - this.stride, length)
+      if (found) {
+        this.length += delta.length - i - 1
+        return found
+      }
     }
-    return this.chunks.add(delta, this.length)
+    this.length = length
+    return this.chunks.add(delta, length)
   }
 
-  /** Runs the rules over `text[0..count)`, one stride at a time, cycle check at each stride's end. */
-  private examine(text: string, count: number): Finding | undefined {
-    for (let from = 0; from < count; from += this.stride) {
-      const to = from + this.stride
-      const position = this.examined
-      this.cycle.append(text, from, to, position)
-      const found = earlier(this.pool.scan(text, from, to, position), this.tokens.scan(text, from, to, position))
-      this.examined += this.stride
-      if (found) return found
-      const cycle = this.cycle.check(this.examined)
-      if (cycle) return cycle
-    }
-    return undefined
+  /** Runs the rules over the stride at offsets [from, to), then the cycle check at its end. */
+  private examine(from: number, to: number): Finding | undefined {
+    this.cycle.append(from, to)
+    const found = earlier(this.pool.scan(this.ring, this.mask, from, to), this.tokens.scan(this.ring, this.mask, from, to))
+    return found ?? this.cycle.check(to)
   }
 }

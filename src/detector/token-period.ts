@@ -59,12 +59,12 @@ export class TokenPeriodRule {
     this.shortestBlock = Math.max(1, thresholds.minDistinct)
   }
 
-  /** Reads `text[from..to)`, whose first character sits at offset `position` of the side's text. */
-  scan(text: string, from: number, to: number, position: number): Finding | undefined {
+  /** Reads the characters at offsets [from, to) of the side's text from `ring` (offset i at `i & mask`). */
+  scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
     const unescaper = this.unescaper
     let hash = this.hash
-    for (let i = from; i < to; i++, position++) {
-      let code = text.charCodeAt(i)
+    for (let position = from; position < to; position++) {
+      let code = ring[position & mask]
       if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
       if (isWhitespace(code)) {
         if (!this.inToken) continue

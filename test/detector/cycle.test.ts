@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
+import { PROSE_EN, PROSE_ZH, SEED_PERIOD_TEXT, SEED_PERIODS_REASONING, periodic } from '../fixtures/detector/loops.mjs'
+import { feed, feedAfter } from './feed.ts'
+
+const stride = DEFAULT_CONFIG.cycleCheckStride
+/** The design's latency target for an exactly periodic loop, plus the one delta that reports it. */
+const target = (period: number, maxDelta = 16) => Math.max(512, 3 * period) + maxDelta
+
+describe('cycle', () => {
+  it('has default caps above every loop period the seed measured (a cap below a real period fails silently)', () => {
+    for (const period of SEED_PERIODS_REASONING) expect(DEFAULT_CONFIG.reasoningCycleMaxPeriod).toBeGreaterThan(period)
+    expect(DEFAULT_CONFIG.textCycleMaxPeriod).toBeGreaterThan(SEED_PERIOD_TEXT)
+    expect(DEFAULT_CONFIG.reasoningCycleMaxPeriod).toBeGreaterThanOrEqual(2 * Math.max(...SEED_PERIODS_REASONING))
+  })
+
+  it.each(SEED_PERIODS_REASONING)('cuts a reasoning loop of period %i after a productive prefix within max(512, 3 periods)', (period) => {
+    const { trip, latency } = feedAfter(PROSE_EN, periodic(period, 20 * period, PROSE_EN, 300), 'reasoning')
+    expect(trip?.rule).toBe('cycle')
+    expect(latency).toBeLessThanOrEqual(target(period))
+  })
+
+  it('cuts the seed-shaped visible-text loop of period 172', () => {
+    const { trip, latency } = feedAfter(PROSE_EN, periodic(SEED_PERIOD_TEXT, 44_000, PROSE_EN, 900), 'text')
+    expect(trip).toMatchObject({ rule: 'cycle', side: 'text' })
+    expect(latency).toBeLessThanOrEqual(target(SEED_PERIOD_TEXT))
+  })
+
+  it('cuts a Chinese restatement of period 120', () => {
+    const { trip, latency } = feedAfter(PROSE_ZH, periodic(120, 6000, PROSE_ZH, 40), 'reasoning')
+    expect(trip?.rule).toBe('cycle')
+    expect(latency).toBeLessThanOrEqual(target(120))
+  })
+
+  it('reports where the repetition starts, keeping one copy of the repeated unit', () => {
+    const unit = PROSE_EN.slice(500, 700)
+    const text = PROSE_EN.slice(0, 400) + unit.repeat(10)
+    const trip = feed(text, 'reasoning')!
+    expect(trip.rule).toBe('cycle')
+    expect(trip.loopStart).toBe(600)
+    expect(text.slice(0, trip.loopStart).endsWith(unit)).toBe(true)
+    expect(trip.repeatedChars).toBeGreaterThanOrEqual(DEFAULT_CONFIG.reasoningCycleMinSpan - unit.length)
+    expect(trip.repeatedChars).toBeLessThan(trip.at - trip.loopStart + 1)
+  })
+
+  it('lets a block repeated exactly twice through (doubled overloads, before/after quotes)', () => {
+    const block = PROSE_EN.slice(0, 700)
+    expect(feed(`${PROSE_EN.slice(800, 1200)}${block}${block}${PROSE_EN.slice(1200)}`, 'reasoning')).toBeUndefined()
+    expect(feed(`${block}${block}${PROSE_ZH}`, 'text')).toBeUndefined()
+  })
+
+  it('lets dividers and laughter through: a period with fewer than two distinct letters or digits', () => {
+    for (const divider of ['='.repeat(3000), '-'.repeat(3000), '|---'.repeat(800) + '|', '哈'.repeat(3000), '─'.repeat(2000), ' '.repeat(3000), '0'.repeat(3000)]) {
+      for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(divider, side)).toBeUndefined()
+    }
+  })
+
+  it('waits for the longer tool-side span', () => {
+    const line = 'INSERT INTO seen (id) VALUES (1);\n'
+    const loop = line.repeat(200)
+    const tool = feed(loop, 'tool')!
+    expect(tool.rule).toBe('cycle')
+    expect(tool.at).toBeGreaterThanOrEqual(DEFAULT_CONFIG.toolCycleMinSpan)
+    expect(tool.at).toBeLessThanOrEqual(DEFAULT_CONFIG.toolCycleMinSpan + stride + 16)
+    expect(feed(line.repeat(40), 'tool')).toBeUndefined()
+  })
+
+  it('is switched off by a max period of 0', () => {
+    const loop = periodic(100, 5000, PROSE_EN, 300)
+    const trip = feed(loop, 'reasoning', { config: { reasoningCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0 } })
+    expect(trip).toBeUndefined()
+    expect(feed(loop, 'text', { config: { reasoningCycleMaxPeriod: 0 } })?.rule).toBe('cycle')
+  })
+
+  it('misses a period above the cap, so the cap must stay above real periods', () => {
+    const loop = periodic(600, 12_000, PROSE_EN, 0)
+    const only = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0 }
+    expect(feed(loop, 'reasoning', { config: { ...only, reasoningCycleMaxPeriod: 512 } })).toBeUndefined()
+    expect(feed(loop, 'reasoning', { config: only })?.rule).toBe('cycle')
+  })
+})

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { PROSE_EN, PROSE_ZH, drifting } from '../fixtures/detector/loops.mjs'
+import { feed, feedAfter } from './feed.ts'
+
+describe('token period', () => {
+  it('cuts "let me check the file" said 20 times with drifting spacing and capitals (no exact period)', () => {
+    const loop = drifting('let me check the file again.', 20)
+    expect(feed(loop, 'reasoning', { config: { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0 } })).toBeUndefined()
+    const { trip } = feedAfter(PROSE_EN, loop, 'reasoning')
+    expect(trip?.rule).toBe('token-period')
+    expect(trip!.loopStart).toBeGreaterThan(PROSE_EN.length)
+  })
+
+  it('cuts "我再检查一下这个文件。" said 20 times (each CJK character one token)', () => {
+    const { trip, latency } = feedAfter(PROSE_ZH, '我再检查一下这个文件。'.repeat(20), 'reasoning')
+    expect(trip?.rule).toBe('token-period')
+    expect(latency).toBeLessThanOrEqual(11 * 16 + 32 + 16)
+  })
+
+  it('lets a short repetition through: 15 repeats is a list, 16 a loop', () => {
+    const only = { reasoningCycleMaxPeriod: 0, reasoningPoolMinRepeatedChars: 0 }
+    expect(feed('Let me check the file.\n'.repeat(15) + PROSE_EN, 'reasoning', { config: only })).toBeUndefined()
+    expect(feed('Let me check the file.\n'.repeat(16) + PROSE_EN, 'reasoning', { config: only })?.rule).toBe('token-period')
+  })
+
+  it('lets laughter and table dividers through (fewer than 3 distinct tokens)', () => {
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, maxIdenticalChunks: 0 }
+    for (const text of ['哈'.repeat(2000), '哈哈 '.repeat(600), '| --- '.repeat(500), '0, 0, 0, 1, '.repeat(400)]) {
+      expect(feed(text, 'text', { config: only })).toBeUndefined()
+    }
+    expect(feed('0, 1, 2, '.repeat(400), 'text', { config: only })?.rule).toBe('token-period')
+  })
+
+  it('is switched off by a repeat count of 0', () => {
+    const loop = drifting('let me check the file again.', 40)
+    const others = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0 }
+    expect(feed(loop, 'text', { config: others })?.rule).toBe('token-period')
+    expect(feed(loop, 'text', { config: { ...others, tokenPeriodMinRepeats: 0 } })).toBeUndefined()
+  })
+})
