@@ -29,7 +29,8 @@ Options
                      "reasoningChars","textChars","toolCalls","break","stall","recorded"}]}],
                      "summary":{"files","calls","breaks","stalls","errors"}}
   --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
-                     settings of its loop-breaker row are used. Repeatable: later files win.
+                     settings of its loop-breaker row are used. Repeatable: as in DSH's
+                     layers, the last loop-breaker row replaces earlier ones whole.
   --set key=value    override one detector setting (after --config). Repeatable.
   --sweep key=v1,v2,...
                      tuning: count breaks and stalls over all inputs for each value of one

@@ -3,8 +3,9 @@
  * package's `cordis.patch.yml`), so the analyzer replays with the settings the
  * live plugin ran with. A row is any mapping whose `id` or `name` is
  * `loop-breaker` (or the package name) and that carries a `config` mapping;
- * rows are searched at any depth (groups nest them). Later rows and later
- * files win field by field, like DSH's configuration layers.
+ * rows are searched at any depth (`insert:` lists and groups nest them). As in
+ * DSH's layers, a later row replaces an earlier row's whole `config` (every
+ * field it leaves out is back at its default), and later files win.
  */
 import { readFile } from 'node:fs/promises'
 import { parseYaml } from './yaml-subset.ts'
@@ -32,12 +33,12 @@ export function loopBreakerRows(document: unknown): Config[] {
   return rows
 }
 
-/** The merged `loop-breaker` config of the given patch files, in order (later wins). */
+/** The `loop-breaker` config in force after the given patch files, in order: the last row's, or `{}`. */
 export async function readPatchConfig(files: readonly string[]): Promise<Config> {
-  const merged: Config = {}
+  let config: Config = {}
   for (const file of files) {
     const rows = loopBreakerRows(parseYaml(await readFile(file, 'utf8'), file))
-    for (const row of rows) Object.assign(merged, row)
+    if (rows.length > 0) config = rows.at(-1)!
   }
-  return merged
+  return config
 }
