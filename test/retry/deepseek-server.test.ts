@@ -1,5 +1,5 @@
+import { userText } from '../support/host.ts'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import {
   answerEvents, contentChunk, createDeepSeekHost, errorBody, json, reasoningChunk, reset, sse, sseForever,
   startDeepSeekServer, writeEvent,
@@ -60,7 +60,7 @@ describe('the local DeepSeek endpoint speaks what the real rc.8 adapter expects'
     const host = await createDeepSeekHost(server)
     dispose = host.dispose
     const agent = host.createAgent()
-    agent.followup(createUserMessage({ content: [{ type: 'text', text: 'loop' }], source: { kind: 'user' } }))
+    agent.followup(userText('loop'))
     while (yielded < 5) await new Promise((resolve) => setTimeout(resolve, 10))
     const cancelledAt = performance.now()
     agent.cancel({ kind: 'hook', reason: 'test' })

@@ -2,9 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import * as retryCoordinator from '../../src/retry/index.ts'
-import { textAnswer } from '../support/host.ts'
+import { textAnswer, userText } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
 
@@ -16,7 +15,7 @@ async function* serviceUnavailable() {
 }
 
 const say = async (agent: any, text: string) => {
-  agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
+  agent.followup(userText(text))
   await agent.whenIdle()
 }
 

@@ -30,8 +30,7 @@
  *   `answerEvents(text, {reasoning?})` (a complete legal answer ending in `[DONE]`), `errorBody`.
  * - `deepSeekAdapter(server, config?)` → `[plugin, config]` for `createHost`'s `before`/`after`;
  *   `createDeepSeekHost(server, hostOptions?)` → `createHost(...)` with the adapter mounted first in
- *   `after`, `createAgent(id?)` bound to provider `deepseek-official`, model `DEEPSEEK_TEST_MODEL`, and
- *   `ask(agent, text)` sending a text-block user message (the real adapter needs content blocks).
+ *   `after`, and `createAgent(id?)` bound to provider `deepseek-official`, model `DEEPSEEK_TEST_MODEL`.
  */
 import { createServer } from 'node:http'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
@@ -42,7 +41,6 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import * as deepSeekPlugin from '@deepseek-ai/dsh-llm-deepseek'
 import type { Config as DeepSeekConfig } from '@deepseek-ai/dsh-llm-deepseek'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { createHost } from './host.ts'
 import type { HostOptions } from './host.ts'
 
@@ -249,11 +247,5 @@ export async function createDeepSeekHost(server: DeepSeekServer, options: HostOp
   let sessions = 0
   const createAgent = (id = `deepseek-session-${++sessions}`) =>
     (host.ctx as any).agentLoop.create(id, { provider: DEEPSEEK_PROVIDER, model: DEEPSEEK_TEST_MODEL }, { cwd: process.cwd() })
-  // A real adapter serialises content blocks; host.ts's `ask` passes a bare string, which only the
-  // scripted adapter tolerates.
-  const ask = async (agent: any, text: string) => {
-    agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } }))
-    await agent.whenIdle()
-  }
-  return { ...host, createAgent, ask }
+  return { ...host, createAgent }
 }

@@ -58,11 +58,16 @@ export async function createHost(script: Script, options: HostOptions = {}) {
   let sessions = 0
   const createAgent = (id = `test-session-${++sessions}`) =>
     (ctx as any).agentLoop.create(id, { provider: 'scripted', model: 'scripted-model' }, { cwd: process.cwd() })
-  const ask = async (agent: any, content: string) => {
-    agent.followup(createUserMessage({ content }))
+  const ask = async (agent: any, text: string) => {
+    agent.followup(userText(text))
     await agent.whenIdle()
   }
   return { ctx, adapter, createAgent, ask, dispose: async () => { for (const fiber of fibers.reverse()) await fiber.dispose() } }
+}
+
+/** A user-typed message as the real UI sends it: content blocks (real adapters serialise blocks). */
+export function userText(text: string) {
+  return createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } } as any)
 }
 
 /** Chunks of one plain text answer, legal by the rc.8 stream grammar. */
