@@ -16,7 +16,7 @@
 # Runs under Node >= 22.15 (`npm run e2e` puts Node 22 first on PATH). Every step is logged; any broken
 # step stops the script with a non-zero exit and says which step and why. The temporary DSH_HOME is
 # removed at the end unless KEEP=1.
-set -euo pipefail
+set -Eeuo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 e2e="$root/test/e2e"
@@ -40,7 +40,7 @@ show() {
   for arg in "$@"; do
     if [[ $arg =~ ^[A-Za-z0-9_./:=@+,-]+$ ]]; then out+=" $arg"; else out+=" '$arg'"; fi
   done
-  printf '%s\n' "$out"
+  printf '%s\n' "$out" >&2
 }
 # Show a command, then run it.
 run() {
@@ -138,11 +138,14 @@ grep -q '^# == .*dsh-loop-breaker' "$work/row-installed.txt" ||
 
 # ── 3. a user patch tunes a threshold ───────────────────────────────────────────────────────────────
 step "3. the profile's cordis.patch.yml changes a threshold; the dump reflects it"
-# A less eager phrase-pool rule on visible text: more repeated mass over a wider window. The live cut
-# then lands where the defaults would not cut, and step 5 checks that the analyzer agrees with the live
-# plugin only when given the same layers: the values reached the running plugin, not only the dump.
+# A wider phrase-pool window for loops of long sentences: five ~50-character sentences give fewer than
+# 4 sightings per sentence in the default 1,024-character window, so the defaults cut this loop late
+# (7,453 characters with the detector of this commit); in 2,048 characters the rule sees the pool, and
+# the repeated mass it needs grows with the window. The live cut then lands where the defaults would
+# not cut, and step 5 checks that the analyzer agrees with the live plugin only when given the same
+# layers: the values reached the running plugin, not only the dump.
 cat >"$profile_dir/cordis.patch.yml" <<'EOF'
-# Your patch layer for this dsh profile: wait for more repeated text before cutting a phrase pool.
+# Your patch layer for this dsh profile: a wider phrase-pool window, for loops of long sentences.
 - id: loop-breaker
   config:
     poolWindowChars: 2048
