@@ -4,6 +4,7 @@
  * user read them back from the session log; `at` and `rule` are the detector's own values, so a replay of
  * the recorded deltas through the same detector reproduces them.
  */
+import type {} from '@deepseek-ai/dsh-session/types'
 import type { Side } from '../detector/index.ts'
 import type { Action } from './escalation.ts'
 
