@@ -15,6 +15,7 @@ import type { DeltaSide, SessionCall } from './types.ts'
 
 const BATCH_CALLS = 32
 const IN_FLIGHT = 4
+/** Side codes on the wire, in the order `pack` numbers them. */
 const SIDES: DeltaSide[] = ['reasoning', 'text', 'tool']
 
 /** A call (or a "user spoke" mark) as it crosses the thread boundary. */
@@ -96,14 +97,16 @@ export async function runReplayWorker(): Promise<void> {
 }
 
 function pack(call: SessionCall): Packed {
-  const lengths = new Uint32Array(call.deltas.length)
-  const sides = new Uint8Array(call.deltas.length)
+  const deltas = call.deltas
+  const lengths = new Uint32Array(deltas.length)
+  const sides = new Uint8Array(deltas.length)
   let text = ''
-  call.deltas.forEach((delta, index) => {
+  for (let index = 0; index < deltas.length; index++) {
+    const delta = deltas[index]!
     lengths[index] = delta.text.length
-    sides[index] = SIDES.indexOf(delta.side)
+    sides[index] = delta.side === 'reasoning' ? 0 : delta.side === 'text' ? 1 : 2
     text += delta.text
-  })
+  }
   return { text, lengths, sides, finish: call.finish, toolCalls: call.toolCalls }
 }
 

@@ -185,13 +185,14 @@ export class SessionAssembler {
     }
   }
 
+  /** A packed run; its members are type-checked one by one as they are taken (non-strings are dropped). */
   private run(call: CallBuilder, type: string, run: Record<string, any>): boolean {
     if (type === 'tool-call-chunks') {
-      if (!isStringArray(run.args)) return false
+      if (!Array.isArray(run.args)) return false
       call.toolRun(run.index, run.id, run.name, run.args)
       return true
     }
-    if (!isStringArray(run.texts)) return false
+    if (!Array.isArray(run.texts)) return false
     call.run(ROW_SIDES[type as keyof typeof ROW_SIDES], run.texts)
     return true
   }
@@ -213,8 +214,4 @@ function fromUser(source: unknown): boolean {
 
 function isObject(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((entry) => typeof entry === 'string')
 }
