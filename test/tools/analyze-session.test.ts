@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -94,6 +95,15 @@ describe('analyze-session human output', () => {
     expect(stdout).toMatch(/1\.2\s+stop\s+0\s+100\s+-\s+ok/)
     expect(stdout).toMatch(/2\.1 #2\s+stop/)
     expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\)\n\s+phrase-pool\s+1/)
+  })
+
+  it('on a terminal, draws a progress line on stderr and clears it before the report', () => {
+    // util-linux `script` gives the tool a pseudo-terminal (stdout and stderr both land in it).
+    const run = spawnSync('script', ['-qec', `${process.execPath} tools/analyze-session.mjs --jobs 1 ${work} ${loop}`, '/dev/null'], { encoding: 'utf8' })
+    expect(run.status).toBe(0)
+    expect(run.stdout).toContain('\r\x1b[Kanalyzing: 1/2 files')
+    expect(run.stdout).toContain('\r\x1b[Kanalyzing: 2/2 files\r\x1b[K')
+    expect(run.stdout).toContain(`${work}  (rc.8, 5 calls)`)
   })
 
   it('on a session recorded without the plugin, shows where it would have cut', async () => {
