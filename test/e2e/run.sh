@@ -8,8 +8,8 @@
 #   4. flow "scripted": a headless run with a scripted model plugin (test/e2e/scripted-model.mjs, no
 #      network) whose first answer is an endless phrase-pool loop; the run must exit 0 and print the
 #      answer the model gives after the plugin's notice;
-#   5. `tools/analyze-session.mjs --json` on the session file that run wrote: the recorded
-#      `loop-breaker/break` and the replayed verdict agree (rule and `at`);
+#   5. the installed package's `tools/analyze-session.mjs --json` on the session file that run wrote:
+#      the recorded `loop-breaker/break` and the replayed verdict agree (rule and `at`);
 #   6. flow "retry": the same with the real DeepSeek adapter pointed at a 127.0.0.1 endpoint
 #      (test/e2e/deepseek-endpoint.mjs) that answers the first request with 429 + Retry-After, and the
 #      retry coordinator enabled by the package's retry.patch.yml.
@@ -139,11 +139,11 @@ grep -q '^# == .*dsh-loop-breaker' "$work/row-installed.txt" ||
 # ── 3. a user patch tunes a threshold ───────────────────────────────────────────────────────────────
 step "3. the profile's cordis.patch.yml changes a threshold; the dump reflects it"
 # A wider phrase-pool window for loops of long sentences: five ~50-character sentences give fewer than
-# 4 sightings per sentence in the default 1,024-character window, so the defaults cut this loop late
-# (7,453 characters with the detector of this commit); in 2,048 characters the rule sees the pool, and
-# the repeated mass it needs grows with the window. The live cut then lands where the defaults would
-# not cut, and step 5 checks that the analyzer agrees with the live plugin only when given the same
-# layers: the values reached the running plugin, not only the dump.
+# 4 sightings per sentence in the default 1,024-character window, so the defaults cut this loop late;
+# in 2,048 characters the rule sees the pool, and the repeated mass it needs grows with the window. The
+# live cut then lands where the defaults would not cut, and step 5 checks that the analyzer agrees with
+# the live plugin only when given the same layers: the values reached the running plugin, not only the
+# dump.
 cat >"$profile_dir/cordis.patch.yml" <<'EOF'
 # Your patch layer for this dsh profile: a wider phrase-pool window, for loops of long sentences.
 - id: loop-breaker
@@ -206,16 +206,17 @@ session_of() {
   printf '%s\n' "$found"
 }
 
-# analyze <flow>: the analyzer's table with the profile's layers (the bundle patch, then the user's
-# patch), the same as --json, --json with the defaults, and the agreement check.
+# analyze <flow>: the analyzer the package installed into the profile (as a user runs it): its table with
+# the profile's layers (the bundle patch, then the user's patch), the same as --json, --json with the
+# defaults, and the agreement check.
 analyze() {
   local flow=$1 session
   session=$(session_of "$flow")
   say "session log: $session"
   local layers=(--config "$installed/cordis.patch.yml" --config "$profile_dir/cordis.patch.yml")
-  run node "$root/tools/analyze-session.mjs" "${layers[@]}" "$session"
-  run node "$root/tools/analyze-session.mjs" --json "${layers[@]}" "$session" >"$work/$flow.analysis.json"
-  run node "$root/tools/analyze-session.mjs" --json "$session" >"$work/$flow.analysis-defaults.json"
+  run node "$installed/tools/analyze-session.mjs" "${layers[@]}" "$session"
+  run node "$installed/tools/analyze-session.mjs" --json "${layers[@]}" "$session" >"$work/$flow.analysis.json"
+  run node "$installed/tools/analyze-session.mjs" --json "$session" >"$work/$flow.analysis-defaults.json"
   run node "$e2e/check-analysis.mjs" "$work/$flow.analysis.json" "$work/$flow.analysis-defaults.json"
 }
 
@@ -275,6 +276,6 @@ wait "$endpoint_pid" 2>/dev/null || true
 endpoint_pid=''
 
 step "7. flow retry: the 429 on the wire and in the session; analyze-session agrees with the recorded break"
-run node "$root/tools/decompress-session.mjs" "$(session_of retry)" "$work/retry.session.jsonl"
+run node "$installed/tools/decompress-session.mjs" "$(session_of retry)" "$work/retry.session.jsonl"
 run node "$e2e/check-retry.mjs" "$requests" "$work/retry.session.jsonl"
 analyze retry
