@@ -67,7 +67,7 @@ export const Config: Schema<Config> = Schema.object({
     .default(REACTION_DEFAULTS.escalate)
     .description("Strongest reaction: 'warn' (cut, notice with the next request), 'steer' (also continue the turn), 'cancel' (also cancel a persisting loop)."),
   maxBreaksPerTurn: Schema.number().default(REACTION_DEFAULTS.maxBreaksPerTurn)
-    .description('Consecutive findings in one user turn at which the turn is cancelled (1 = remind, then replan, then cancel).'),
+    .description('Consecutive findings in one user turn at which the turn is cancelled: the first reminds, the ones between re-plan, this one cancels.'),
   maxFires: Schema.number().default(REACTION_DEFAULTS.maxFires)
     .description('Reactions per user turn; the last one cancels without resuming, later findings are only recorded.'),
   resumeAfterBreak: Schema.boolean().default(REACTION_DEFAULTS.resumeAfterBreak)

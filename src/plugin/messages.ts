@@ -46,13 +46,13 @@ const STALL: Record<Locale, Record<StallReason | StepVerdict, string>> = {
   en: {
     'reasoning-only': 'Your recent calls only reasoned and produced no reply and no tool call.',
     'repeated-material': 'Your reasoning restated the same material as your previous call.',
-    'repeated-step': 'Your last steps repeated the same action with the same result.',
+    'repeated-step': 'Your last steps repeated the same action.',
     'alternating-steps': 'Your last steps alternated between the same two actions.',
   },
   zh: {
     'reasoning-only': '你最近几次调用只有思考，没有产生任何回复或工具调用。',
     'repeated-material': '你的思考在重复上一次调用已经写过的内容。',
-    'repeated-step': '你最近几步在重复同样的操作，得到同样的结果。',
+    'repeated-step': '你最近几步一直在重复同样的操作。',
     'alternating-steps': '你最近几步在两个相同的操作之间来回切换。',
   },
 }
@@ -75,6 +75,12 @@ const INSTRUCTION: Record<Locale, Record<Tone, (streak: number) => string>> = {
   },
 }
 
+/** The first notice after a stall: there is no repeated text to drop, only a step to take. */
+const STALL_REMIND: Record<Locale, string> = {
+  en: 'Take the next concrete step of the original task now, and make it a different one from what you have been doing.',
+  zh: '现在就推进原任务的下一个具体步骤，并且换一种与之前不同的做法。',
+}
+
 const SUMMARY_MAX = 120
 
 function formatCount(locale: Locale, n: number): string {
@@ -94,7 +100,8 @@ function describeFinding(locale: Locale, finding: Finding): string {
 /** The full notice text the model reads. */
 export function noticeText(locale: Locale, finding: Finding, tone: Tone, streak: number): string {
   const separator = locale === 'en' ? ' ' : ''
-  return `${PREFIX} ${describeFinding(locale, finding)}${separator}${INSTRUCTION[locale][tone](streak)}`
+  const instruction = tone === 'remind' && finding.kind === 'stall' ? STALL_REMIND[locale] : INSTRUCTION[locale][tone](streak)
+  return `${PREFIX} ${describeFinding(locale, finding)}${separator}${instruction}`
 }
 
 /** The one-line label a UI shows for the notice (at most 120 characters). */

@@ -49,7 +49,7 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
       { turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' },
     ])
     const next = host.adapter.requests[3]!
-    expect(lastMessageText(next)).toContain('你最近几步在重复同样的操作')
+    expect(lastMessageText(next)).toContain('你最近几步一直在重复同样的操作')
     expect((next.messages.at(-2) as any).content[0].type).toBe('tool-result')
   })
 
