@@ -66,7 +66,7 @@ export class PhrasePoolRule {
    */
   scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
     const unescaper = this.unescaper
-    let { hash, length, hasWordChar, spacePending, afterSentenceEnd } = this
+    let { hash, length, hasWordChar, spacePending, afterSentenceEnd, start } = this
     for (let position = from; position < to; position++) {
       let code = ring[position & mask]
       if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
@@ -76,7 +76,7 @@ export class PhrasePoolRule {
         if (afterSentenceEnd) endsUnit = true
         else if (length > 0) spacePending = true
       } else {
-        if (length === 0) this.start = position
+        if (length === 0) start = position
         if (spacePending) {
           hash = Math.imul(hash ^ SPACE, FNV_PRIME)
           length++
@@ -85,13 +85,13 @@ export class PhrasePoolRule {
         hash = Math.imul(hash ^ lowerAscii(code), FNV_PRIME)
         length++
         if (!hasWordChar && isWordChar(code)) hasWordChar = true
-        endsUnit = endsSentence(code)
-        afterSentenceEnd = endsSentenceBeforeSpace(code)
+        endsUnit = code >= 0x3002 && endsSentence(code)
+        afterSentenceEnd = code <= 63 && endsSentenceBeforeSpace(code)
       }
       if (!endsUnit) continue
       if (length > 0) {
         const counted = length >= 2 && hasWordChar
-        this.enter((hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR, length, this.start, counted)
+        this.enter((hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR, length, start, counted)
         const finding = this.verdict(position + 1)
         if (finding) return finding
       }
@@ -106,6 +106,7 @@ export class PhrasePoolRule {
     this.hasWordChar = hasWordChar
     this.spacePending = spacePending
     this.afterSentenceEnd = afterSentenceEnd
+    this.start = start
     return undefined
   }
 

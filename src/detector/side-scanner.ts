@@ -69,14 +69,15 @@ export class SideScanner {
   push(delta: string): Finding | undefined {
     const { ring, mask } = this
     let length = this.length
-    for (let i = 0; i < delta.length; i++) {
-      ring[length++ & mask] = delta.charCodeAt(i)
-      if (--this.untilStrideEnd > 0) continue
+    for (let i = 0; i < delta.length;) {
+      const take = Math.min(delta.length - i, this.untilStrideEnd)
+      for (const end = i + take; i < end; i++) ring[length++ & mask] = delta.charCodeAt(i)
+      this.untilStrideEnd -= take
+      if (this.untilStrideEnd > 0) break
       this.untilStrideEnd = this.stride
-      this.length = length
       const found = this.examine(length - this.stride, length)
       if (found) {
-        this.length += delta.length - i - 1
+        this.length = length + delta.length - i
         return found
       }
     }
