@@ -5,6 +5,8 @@
  * the short title an auxiliary call gets.
  */
 
+import { random } from '../fixtures/detector/corpus.mjs'
+
 export const NORMAL_ANSWER = 'Done: the build script now runs the tests before packing.'
 export const TITLE = 'Build script test step'
 
@@ -18,24 +20,12 @@ const POOL = [
   'Then I can add the test step in front of it.\n',
 ]
 
-/** mulberry32: a seeded generator, so every run streams the same loop and the e2e is reproducible. */
-function seeded(seed) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** The endless loop, one pool sentence at a time, never the same sentence twice in a row. */
 export function* phrasePoolLoop() {
-  const random = seeded(20260829)
+  const draw = random(20260829)
   let previous = -1
   for (;;) {
-    let next = Math.floor(random() * (POOL.length - 1))
+    let next = Math.floor(draw() * (POOL.length - 1))
     if (previous >= 0 && next >= previous) next++
     previous = next
     yield POOL[next]
