@@ -76,15 +76,20 @@ function compare(name, path) {
 
 /** One measurement in this process: the floor or the analyzer over `path`; prints ms, peak RSS and calls. */
 async function measure(what, path) {
-  const { analyzeFile, ZstdFramesDecoder, startsWithZstdFrame } = await import(join(root, 'lib/session.js'))
-  const detector = await import(join(root, 'lib/detector.js'))
+  const { ZstdFramesDecoder, startsWithZstdFrame } = await import(join(root, 'lib/session.js'))
   const { createReadStream } = await import('node:fs')
   const started = performance.now()
   let calls = 0
   if (what === 'analyzer') {
-    // As tools/analyze-session.mjs runs one file on a machine with more than one core.
-    const replayWorker = { detectorUrl: pathToFileURL(join(root, 'lib/detector.js')).href }
-    calls = (await analyzeFile(path, detector, [detector.DEFAULT_CONFIG], { replayWorker })).calls.length
+    // The tool itself, as a user runs it (`--json`, its worker threads, its heap caps); its document
+    // is kept from stdout, which carries this measurement.
+    const write = process.stdout.write.bind(process.stdout)
+    let document = ''
+    process.stdout.write = (chunk) => { document += chunk; return true }
+    process.argv = [process.execPath, join(root, 'tools/analyze-session.mjs'), '--json', path]
+    await import(pathToFileURL(join(root, 'tools/analyze-session.mjs')).href)
+    process.stdout.write = write
+    calls = JSON.parse(document).summary.calls
   } else {
     // The floor: the same fzstd frame decoder the reader uses (fzstd's own streaming decoder is ~60x
     // slower on DSH's 2 MiB-window batch frames), UTF-8 decode, split lines, JSON.parse every line.

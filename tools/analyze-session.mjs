@@ -8,6 +8,8 @@ import { analyzeFile, disagreement, findSessionFiles, readPatchConfig } from '..
 import * as detector from '../lib/detector.js'
 
 const DETECTOR_URL = new URL('../lib/detector.js', import.meta.url).href
+/** Heap cap of a reading thread: a log's live data is one call, far below it (bench/session.bench.mjs). */
+const READER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 }
 
 const HELP = `Usage: node tools/analyze-session.mjs <file-or-dir>... [options]
 
@@ -56,9 +58,16 @@ everything readable is still reported); 2 bad usage or invalid settings.`
 class UsageError extends Error {}
 
 if (!isMainThread) {
-  const { files, configs } = workerData
+  const { files, configs, replayWorker } = workerData
+  let reported = 0
+  const onProgress = (bytes) => {
+    if (Date.now() - reported < 100) return
+    reported = Date.now()
+    parentPort.postMessage({ bytes })
+  }
   for (const file of files) {
-    parentPort.postMessage(await analyzeFile(file, detector, configs))
+    parentPort.postMessage({ start: file })
+    parentPort.postMessage({ result: await analyzeFile(file, detector, configs, { onProgress, replayWorker }) })
   }
 } else {
   process.exitCode = await main(process.argv.slice(2)).catch((error) => {
@@ -146,34 +155,50 @@ function settingValue(raw) {
   return raw !== '' && Number.isFinite(number) ? number : raw
 }
 
-/** Files in order; spread over worker threads when there are several files and jobs > 1. */
+/**
+ * Files in order. Each file is read on a worker thread whose heap is capped: V8 otherwise lets its heap
+ * grow with the amount parsed, and memory must stay flat however large the log. Files are spread over
+ * `jobs` such threads; with a spare thread per file, the detector runs on its own thread beside the reader.
+ */
 async function analyzeAll(files, configs, jobs) {
   const progress = createProgress(files.length)
-  const workers = Math.min(jobs, files.length)
-  if (workers <= 1) {
-    // One file at a time: with a second core, the detector runs on a worker thread beside the reader.
-    const replayWorker = jobs > 1 ? { detectorUrl: DETECTOR_URL } : undefined
-    const results = []
-    for (const file of files) {
-      results.push(await analyzeFile(file, detector, configs, { onProgress: (bytes) => progress.bytes(bytes), replayWorker }))
-      progress.fileDone()
-    }
-    progress.end()
-    return results
-  }
+  const threads = Math.max(1, Math.min(jobs, files.length))
+  const replayWorker = threads < jobs ? { detectorUrl: DETECTOR_URL } : undefined
   const byFile = new Map()
-  const shares = Array.from({ length: workers }, (_, index) => files.filter((_, at) => at % workers === index))
-  await Promise.all(shares.map((share) => new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { files: share, configs } })
-    worker.on('message', (result) => {
-      byFile.set(result.file, result)
-      progress.fileDone()
-    })
-    worker.on('error', reject)
-    worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited with code ${code}`))))
-  })))
+  const shares = Array.from({ length: threads }, (_, index) => files.filter((_, at) => at % threads === index))
+  await Promise.all(shares.map((share) => analyzeShare(share, { configs, replayWorker, progress, byFile })))
   progress.end()
   return files.map((file) => byFile.get(file))
+}
+
+/** One worker thread over `files`; a file it cannot finish (out of memory, a crash) is reported and the rest go on. */
+function analyzeShare(files, context) {
+  const { configs, replayWorker, progress, byFile } = context
+  if (files.length === 0) return Promise.resolve()
+  return new Promise((resolve) => {
+    let current
+    let failure
+    const worker = new Worker(new URL(import.meta.url), { workerData: { files, configs, replayWorker }, resourceLimits: READER_LIMITS })
+    worker.on('message', (message) => {
+      if (message.start !== undefined) current = message.start
+      else if (message.bytes !== undefined) progress.bytes(message.bytes)
+      else {
+        byFile.set(message.result.file, message.result)
+        progress.fileDone()
+      }
+    })
+    worker.on('error', (error) => { failure = error })
+    worker.on('exit', () => {
+      if (failure === undefined && files.every((file) => byFile.has(file))) return resolve()
+      const failed = current ?? files.find((file) => !byFile.has(file))
+      const why = failure?.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? `analysis ran out of memory (heap capped at ${READER_LIMITS.maxOldGenerationSizeMb} MB): a single call too large to hold`
+        : `analysis failed: ${failure?.message ?? 'the worker thread exited'}`
+      byFile.set(failed, { file: failed, format: 'unknown', calls: [], errors: [`${failed}: ${why}`], sweep: configs.slice(1).map(() => ({ breaks: 0, stalls: 0 })), skipped: {}, pluginActive: false })
+      progress.fileDone()
+      resolve(analyzeShare(files.filter((file) => !byFile.has(file)), context))
+    })
+  })
 }
 
 /** A single progress line on stderr, only when stderr is a terminal. */

@@ -36,7 +36,8 @@ export class WorkerReplayer {
 
   constructor(detectorUrl: string, configs: readonly object[]) {
     const source = `import(${JSON.stringify(import.meta.url)}).then((module) => module.runReplayWorker())`
-    this.worker = new Worker(source, { eval: true, workerData: { detectorUrl, configs } })
+    // Capped heap: V8 would otherwise grow it with the amount replayed; the live data is a few batches.
+    this.worker = new Worker(source, { eval: true, workerData: { detectorUrl, configs }, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } })
     this.worker.on('message', (verdicts: CallVerdicts[]) => {
       this.results.push(...verdicts)
       this.inFlight--
