@@ -150,6 +150,24 @@ describe('inputs', () => {
   })
 })
 
+describe('memory', () => {
+  it('a file whose single call outgrows the reading thread\'s heap cap is reported; the other files go on', async () => {
+    // One call of 4 million one-character deltas: far past any real call (the seed's longest loop was
+    // 330,188 characters), and past the 96 MB heap a reading thread may use.
+    const huge = join(scratch, 'huge.jsonl')
+    const lines = [JSON.stringify({ type: 'session', version: 0, id: 'huge', createdAt: 1, delegationDepth: 0 })]
+    for (let row = 0; row < 40; row++) {
+      const texts = Array.from({ length: 100_000 }, (_, i) => String.fromCharCode(97 + ((i * 7 + row) % 26)))
+      lines.push(JSON.stringify({ type: 'reasoning-chunks', seq0: row * 100_000, time0: 1, data: { turn: 1, step: 1, index: 0, dt: texts.slice(1).map(() => 0), texts } }))
+    }
+    await writeFile(huge, lines.join('\n') + '\n')
+    const { code, document } = await json('--jobs', '1', huge, work)
+    expect(code).toBe(1)
+    expect(document.summary.errors).toEqual([`${huge}: analysis ran out of memory (heap capped at 96 MB): a single call too large to hold`])
+    expect(document.files.map((file: any) => [file.file, file.calls.length])).toEqual([[huge, 0], [work, 5]])
+  }, 60_000)
+})
+
 describe('usage', () => {
   it('--help documents every option and the exit codes', async () => {
     const { code, stdout } = await analyze('--help')
