@@ -7,9 +7,9 @@
 // distinct letters or digits is not a loop of words.
 //
 // Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier
-// positions with the same 8-gram (as LZ77 does); a check, run when the side's length reaches a
-// multiple of `cycleCheckStride`, walks only those earlier positions, nearest first, and verifies each
-// candidate period backwards until the first mismatch. Memory is one ring of recent characters sized
+// positions whose 8-gram falls in the same bucket (as LZ77 does); a check, run when the side's length
+// reaches a multiple of `cycleCheckStride`, walks only those earlier positions, nearest first, and
+// verifies each candidate period (two probes, then backwards until the first mismatch). Memory is one ring of recent characters sized
 // from the settings, independent of the stream's length. Positions are kept as int32 (a fifth faster
 // than doubles here): 2^31 chars on one side of one call, thousands of times any model's output cap. Because checks sit at fixed offsets of the
 // side's text, the verdict does not depend on how the text was split into deltas.
@@ -36,7 +36,6 @@ export interface CycleThresholds {
 }
 
 export class CycleRule {
-  private readonly gramHashes: Int32Array
   private readonly previousSameBucket: Int32Array
   private readonly bucketHeads: Int32Array
   private readonly mask: number
@@ -45,7 +44,6 @@ export class CycleRule {
   /** `ring` holds the side's recent characters (offset i at `i & mask`); see `CycleRule.ringSize`. */
   constructor(private readonly thresholds: CycleThresholds, private readonly ring: Uint16Array) {
     const size = ring.length
-    this.gramHashes = new Int32Array(size)
     this.previousSameBucket = new Int32Array(size)
     this.bucketHeads = new Int32Array(1 << TABLE_BITS).fill(-1)
     this.mask = size - 1
@@ -63,9 +61,9 @@ export class CycleRule {
     return Math.max(this.thresholds.minSpan, Math.ceil(this.thresholds.minPeriods * period))
   }
 
-  /** Indexes the ring's characters at offsets [from, to) (8-gram hashes and their chains). */
+  /** Indexes the ring's characters at offsets [from, to): each position joins its 8-gram's bucket chain. */
   append(from: number, to: number): void {
-    const { ring, gramHashes, previousSameBucket, bucketHeads, mask } = this
+    const { ring, previousSameBucket, bucketHeads, mask } = this
     let hash = this.rollingHash
     for (let position = from; position < to; position++) {
       const code = ring[position & mask]
@@ -73,7 +71,6 @@ export class CycleRule {
       hash = (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
       if (position < GRAM - 1) continue
       const bucket = (hash ^ (hash >>> 15)) & TABLE_MASK
-      gramHashes[position & mask] = hash
       previousSameBucket[position & mask] = bucketHeads[bucket]
       bucketHeads[bucket] = position
     }
@@ -95,16 +92,16 @@ export class CycleRule {
     const runLimit = Math.min(length, this.need(1))
     while (run < runLimit && ring[(last - run) & mask] === lastCode) run++
     if (run >= this.need(1)) return undefined
-    const lastHash = this.gramHashes[last & mask]
     for (let earlier = this.previousSameBucket[last & mask]; earlier >= 0; earlier = this.previousSameBucket[earlier & mask]) {
       const period = last - earlier
       if (period > maxPeriod) break
-      if (period < run || this.gramHashes[earlier & mask] !== lastHash) continue
+      if (period < run) continue
       const need = this.need(period)
       if (need > length) continue
       const required = need - period
-      // Probe the far end and the middle first: a chance 8-gram match (indentation, a common keyword)
-      // fails there at once instead of after walking back through the stretch the two share.
+      // Probe the far end and the middle first: a bucket collision, or a chance 8-gram match
+      // (indentation, a common keyword), fails there at once instead of after walking back through
+      // the stretch the two share.
       const far = last - required + 1
       const middle = last - (required >> 1)
       if (ring[far & mask] !== ring[(far - period) & mask] || ring[middle & mask] !== ring[(middle - period) & mask]) continue

@@ -55,10 +55,11 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 2, max: 64, integer: false,
     description: 'Minimum number of periods the tail must span (exactly twice is normal in code; a loop keeps going).',
   },
-  // Cost/latency trade-off: the cycle check runs when a side's length crosses a multiple of this.
+  // Cost/latency trade-off: each side is read one stride at a time (rules in tight loops, the cycle
+  // check at the stride's end), so a verdict comes at most this many chars after its evidence.
   cycleCheckStride: {
     default: 32, min: 1, max: 1024, integer: true,
-    description: 'The cycle rule checks every time a side grows past a multiple of this many chars.',
+    description: 'The rules read each side one stride of this many chars at a time; a trip is reported by the push that completes the stride.',
   },
 
   // ── phrase pool: a small vocabulary of lines or sentences reshuffled ──────────────────────────────
@@ -145,8 +146,8 @@ export const DETECTOR_SETTINGS = {
     default: 3, min: 0, max: 1000, integer: true,
     description: 'Consecutive stalled calls (long reasoning with no output, or restating the previous call) before a stall is reported; 0 turns the cross-call judge off.',
   },
-  // Calibrated on 4,628 real calls: 1,005 had reasoning ≥ 2,048 chars; shorter calls neither count nor
-  // reset, so a quick "OK" between two long stalls does not hide them.
+  // The seed's value, calibrated there on 4,628 real calls (1,005 with reasoning ≥ 2,048 chars); shorter
+  // calls neither count nor reset, so a quick "OK" between two long stalls does not hide them.
   minReasoningChars: {
     default: 2048, min: 1, max: 10000000, integer: true,
     description: 'Reasoning shorter than this (chars) neither counts as a stalled call nor resets the count.',

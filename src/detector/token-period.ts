@@ -9,7 +9,8 @@
 //
 // Tokens are hashed (32-bit FNV) as they stream. A token's earlier occurrences within `maxBlock`
 // tokens are found through a hash chain, so a token costs its handful of recent twins rather than one
-// comparison per block length; memory is a few arrays of `maxBlock` entries.
+// comparison per block length; memory is a few arrays of `maxBlock` entries. Offsets and token
+// counts are int32, like the cycle rule's.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, lowerAscii } from './char-classes.ts'
 import type { Finding } from './finding.ts'
@@ -29,14 +30,14 @@ export class TokenPeriodRule {
   private tokenStart = 0
   private tokenCount = 0
   private readonly hashes: Int32Array
-  private readonly previousSameBucket: Float64Array
-  private readonly lastInBucket = new Float64Array(BUCKET_MASK + 1).fill(-1)
+  private readonly previousSameBucket: Int32Array
+  private readonly lastInBucket = new Int32Array(BUCKET_MASK + 1).fill(-1)
   private readonly mask: number
   /** runs[p]: how many tokens in a row equal the token p back. */
   private readonly runs: Int32Array
-  private readonly runStarts: Float64Array
+  private readonly runStarts: Int32Array
   /** matchedBy[p] = index + 1 when token `index` equals the token p back. */
-  private readonly matchedBy: Float64Array
+  private readonly matchedBy: Int32Array
   /** The block lengths the previous token matched (their runs are the only non-zero ones) and this one. */
   private previousMatches: Int32Array
   private previousMatchCount = 0
@@ -48,11 +49,11 @@ export class TokenPeriodRule {
     let size = 2
     while (size < thresholds.maxBlock + 1) size *= 2
     this.hashes = new Int32Array(size)
-    this.previousSameBucket = new Float64Array(size)
+    this.previousSameBucket = new Int32Array(size)
     this.mask = size - 1
     this.runs = new Int32Array(thresholds.maxBlock + 1)
-    this.runStarts = new Float64Array(thresholds.maxBlock + 1)
-    this.matchedBy = new Float64Array(thresholds.maxBlock + 1)
+    this.runStarts = new Int32Array(thresholds.maxBlock + 1)
+    this.matchedBy = new Int32Array(thresholds.maxBlock + 1)
     this.previousMatches = new Int32Array(thresholds.maxBlock + 1)
     this.matches = new Int32Array(thresholds.maxBlock + 1)
     // A block of p tokens holds at most p distinct ones.
