@@ -51,6 +51,16 @@ const loops: Array<[string, Block[]]> = [
   ['the same line written into a file, in tool arguments', [{ type: 'tool-call', id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'out.txt', content: 'let me check the file\n'.repeat(600) }) }]],
 ]
 
+/** Step after step, the same long reasoning and the same tool call: a cross-call stall, not an in-call loop. */
+function restatingStep(step: number): Block[] {
+  const reasoning = [PLANNING, 'Before writing anything I want the raw CI summary once more, to be sure of the job names.',
+    PLANNING.split('\n').reverse().join('\n'), 'So the next action is to read ci/summary.txt again.'].join('\n').repeat(2)
+  return [
+    { type: 'reasoning', text: reasoning },
+    { type: 'tool-call', id: `read-${step}`, name: 'read_file', arguments: JSON.stringify({ path: 'ci/summary.txt' }) },
+  ]
+}
+
 describe('live plugin vs offline analyzer on real session logs', () => {
   it('a session with normal turns, a retried request and a cancelled turn: nothing to cut, nothing recorded', async () => {
     const session = await recordWorkSession(root, 'work-with-plugin')
@@ -63,7 +73,7 @@ describe('live plugin vs offline analyzer on real session logs', () => {
   })
 
   it.each(loops)('%s: cut live, recorded, and found by the replay at the same rule, side and at', async (_name, loop) => {
-    const session = await recordLoopSession(root, { after: [[plugin]], loop, id: `loop-${Math.random().toString(36).slice(2)}` })
+    const session = await recordLoopSession(root, { after: [[plugin]], calls: [loop], id: `loop-${Math.random().toString(36).slice(2)}` })
     const recorded = session.events.filter((event) => event.type === 'loop-breaker/break')
     expect(recorded).toHaveLength(1)
     const log = await readSession(session.file)
@@ -87,5 +97,15 @@ describe('live plugin vs offline analyzer on real session logs', () => {
     const v4Analysis = await analyzeFile(v4, detector, [detector.DEFAULT_CONFIG])
     expect(v4Analysis.format).toBe('v4')
     expect(v4Analysis.calls).toEqual(analysis.calls)
+  })
+
+  it('a stall across steps (the same long reasoning and tool call again and again): judged live and by the replay on the same call', async () => {
+    const session = await recordLoopSession(root, { after: [[plugin]], calls: [1, 2, 3, 4, 5].map(restatingStep), id: 'stall-session' })
+    const recorded = session.events.filter((event) => event.type === 'loop-breaker/stall')
+    expect(recorded.length).toBeGreaterThan(0)
+    const analysis = await expectAgreement(session)
+    const stalled = analysis.calls.filter((call) => call.stall !== null)
+    expect(stalled.map((call) => [call.turn, call.step, call.stall])).toEqual(recorded.map((event) => [event.data.turn, event.data.step, event.data.reason]))
+    expect(stalled.every((call) => call.recorded?.type === 'loop-breaker/stall')).toBe(true)
   })
 })

@@ -59,16 +59,15 @@ export async function recordWorkSession(root: string, id = 'work-session'): Prom
 }
 
 /**
- * One turn whose first call is `loop` (by default real planning drifting into
- * the seed's phrase pool in its reasoning). With the `loop-breaker` plugin
- * among `after`, the live plugin cuts it and the next call answers; without
- * it, the loop runs its whole length and the call ends with a short answer.
+ * One user turn whose first calls are `calls` (by default one call of real
+ * planning drifting into the seed's phrase pool in its reasoning); every later
+ * call answers. With the `loop-breaker` plugin among `after`, the live plugin
+ * cuts the loop (or judges the stall) and steers the model on; without it, the
+ * loop runs its whole length.
  */
-export async function recordLoopSession(root: string, options: { after?: Plugins; id?: string; loop?: Block[] } = {}): Promise<RecordedSession> {
-  const loop = options.loop ?? [{ type: 'reasoning', text: `${PLANNING}\n${phrasePool(6000)}` }, { type: 'text', text: FINAL_REPORT }]
-  const host = await createPersistentHost((_options, call) => call === 0
-    ? modelCall(loop)
-    : modelCall([{ type: 'text', text: FINAL_REPORT }]), { root, after: options.after })
+export async function recordLoopSession(root: string, options: { after?: Plugins; id?: string; calls?: Block[][] } = {}): Promise<RecordedSession> {
+  const calls = options.calls ?? [[{ type: 'reasoning', text: `${PLANNING}\n${phrasePool(6000)}` }, { type: 'text', text: FINAL_REPORT }]]
+  const host = await createPersistentHost((_options, call) => modelCall(calls[call] ?? [{ type: 'text', text: FINAL_REPORT }]), { root, after: options.after })
   try {
     const agent = host.createAgent(options.id ?? 'loop-session')
     await host.ask(agent, 'Summarize last night\'s build failures.')
