@@ -3,21 +3,9 @@
 // Rounds alternate so machine noise hits both sides, time is this process's CPU time (other work on the
 // machine inflates wall time, not CPU time), and the median of each side is compared. Fails when the
 // plugin costs more than 15 % of the loop's own time.
-import { Context } from '@deepseek-ai/cordis'
-import * as llmPlugin from '@deepseek-ai/dsh-llm'
 import { LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
-import * as sessionPlugin from '@deepseek-ai/dsh-session'
-import * as systemPromptPlugin from '@deepseek-ai/dsh-system-prompt'
-import * as toolsPlugin from '@deepseek-ai/dsh-tools'
-import * as agentPlugin from '@deepseek-ai/dsh-agent'
-import * as agentLoopPlugin from '@deepseek-ai/dsh-agent-loop'
 import * as loopBreaker from '../lib/index.js'
-
-Promise.withResolvers ??= function withResolvers() {
-  let resolve, reject
-  const promise = new Promise((res, rej) => { resolve = res; reject = rej })
-  return { promise, resolve, reject }
-}
+import { startAgentStack } from '../tools/demo.mjs'
 
 const SIDE_BYTES = 2 * 1024 * 1024
 const DELTA = 16
@@ -63,17 +51,7 @@ class Replay extends LlmAdapter {
 }
 
 async function run(withPlugin) {
-  const ctx = new Context()
-  const fibers = []
-  const mount = (plugin, config) => fibers.push(ctx.plugin(plugin.default ?? plugin, config))
-  mount(llmPlugin)
-  mount(sessionPlugin)
-  mount(systemPromptPlugin, { persona: '' })
-  mount(toolsPlugin)
-  mount(agentPlugin)
-  mount(agentLoopPlugin, { agents: [] })
-  if (withPlugin) mount(loopBreaker, {})
-  for (const fiber of fibers) await fiber.await()
+  const { ctx, dispose } = await startAgentStack({ after: withPlugin ? [[loopBreaker, {}]] : [] })
   ctx.llm.registerAdapter(['replay'], new Replay())
   const agent = ctx.agentLoop.create('bench', { provider: 'replay', model: 'replay' }, { cwd: process.cwd() })
   globalThis.gc?.()
@@ -87,7 +65,7 @@ async function run(withPlugin) {
   const message = agent.session.events.findLast((event) => event.type === 'assistant/message').data.message
   const breaks = agent.session.events.filter((event) => event.type === 'loop-breaker/break').length
   if (message.content[1].text !== TEXT || breaks !== 0) throw new Error(`the normal answer did not come through untouched (breaks: ${breaks})`)
-  for (const fiber of fibers.reverse()) await fiber.dispose()
+  await dispose()
   return { ms, heapDelta: heapAfter - heapBefore }
 }
 

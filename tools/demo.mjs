@@ -18,8 +18,9 @@ import * as agentLoopPlugin from '@deepseek-ai/dsh-agent-loop'
 import { SettingsProvider, settingsNamespace } from '@deepseek-ai/dsh-settings'
 import Schema from '@deepseek-ai/schemastery'
 import * as loopBreaker from '../lib/index.js'
+import { pathToFileURL } from 'node:url'
 
-// DSH's agent loop uses Promise.withResolvers (ES2024); Node 20 lacks it.
+// DSH's agent loop uses Promise.withResolvers (ES2024); Node 20 lacks it (importers get this too).
 Promise.withResolvers ??= function withResolvers() {
   let resolve, reject
   const promise = new Promise((res, rej) => { resolve = res; reject = rej })
@@ -255,25 +256,30 @@ const EDIT_FILE = defineTool({
   },
 })
 
-async function runScenario(scenario) {
+/**
+ * The rc.8 agent-loop stack in a fresh Cordis context, mounted in DSH's documented order, with `before`
+ * plugins right after dsh-llm and `after` plugins after the agent loop. Shared with bench/plugin.bench.mjs.
+ */
+export async function startAgentStack({ before = [], after = [] } = {}) {
   const ctx = new Context()
   const fibers = []
-  const mount = (plugin, config) => fibers.push(ctx.plugin(plugin.default ?? plugin, config))
-  mount(llmPlugin)
-  mount(invariantsPlugin)
-  mount(llmInvariant)
-  if (scenario.locale) {
-    FixedLocale.preference = scenario.locale
-    mount(FixedLocale)
-    mount(localeSection)
-  }
-  mount(sessionPlugin)
-  mount(systemPromptPlugin, { persona: '' })
-  mount(toolsPlugin)
-  mount(agentPlugin)
-  mount(agentLoopPlugin, { agents: [] })
-  mount(loopBreaker, scenario.config)
+  const mount = ([plugin, config]) => fibers.push(ctx.plugin(plugin.default ?? plugin, config))
+  for (const entry of [[llmPlugin], ...before, [sessionPlugin], [systemPromptPlugin, { persona: '' }], [toolsPlugin], [agentPlugin], [agentLoopPlugin, { agents: [] }], ...after]) mount(entry)
   for (const fiber of fibers) await fiber.await()
+  return {
+    ctx,
+    dispose: async () => {
+      for (const fiber of fibers.reverse()) await fiber.dispose()
+    },
+  }
+}
+
+async function runScenario(scenario) {
+  if (scenario.locale) FixedLocale.preference = scenario.locale
+  const { ctx, dispose } = await startAgentStack({
+    before: [[invariantsPlugin], [llmInvariant], ...(scenario.locale ? [[FixedLocale], [localeSection]] : [])],
+    after: [[loopBreaker, scenario.config]],
+  })
   const warnings = []
   ctx.logger.exporter({ levels: { default: 2 }, export: (message) => message.name === 'loop-breaker' && warnings.push(message) })
   ctx.tools.register(EDIT_FILE)
@@ -288,7 +294,7 @@ async function runScenario(scenario) {
   } while (agent.status !== 'idle')
   const elapsed = performance.now() - started
   const result = { events: agent.session.events, stats: model.stats, warnings, elapsed }
-  for (const fiber of fibers.reverse()) await fiber.dispose()
+  await dispose()
   return result
 }
 
@@ -377,17 +383,21 @@ function format([template, ...args]) {
 }
 
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────────
-out(bold('dsh-loop-breaker demo') + dim(' — a real DSH rc.8 agent loop, a scripted model, the stream-grammar checker on'))
-out(dim('Every line below is read back from the session log the agent loop wrote.'))
-const begin = performance.now()
-for (const [index, scenario] of scenarios.entries()) {
+async function main() {
+  out(bold('dsh-loop-breaker demo') + dim(' — a real DSH rc.8 agent loop, a scripted model, the stream-grammar checker on'))
+  out(dim('Every line below is read back from the session log the agent loop wrote.'))
+  const begin = performance.now()
+  for (const [index, scenario] of scenarios.entries()) {
+    out()
+    const title = ` ${index + 1}/${scenarios.length} · ${scenario.title} `
+    out(bold(`━━${title}${'━'.repeat(Math.max(4, width - title.length - 2))}`))
+    out(dim(wrap(scenario.caption, '')))
+    out(dim(`config: ${JSON.stringify(scenario.config)} · locale: ${scenario.locale ?? 'none set (Chinese by default)'}`))
+    out()
+    printTranscript(scenario, await runScenario(scenario))
+  }
   out()
-  const title = ` ${index + 1}/${scenarios.length} · ${scenario.title} `
-  out(bold(`━━${title}${'━'.repeat(Math.max(4, width - title.length - 2))}`))
-  out(dim(wrap(scenario.caption, '')))
-  out(dim(`config: ${JSON.stringify(scenario.config)} · locale: ${scenario.locale ?? 'none set (Chinese by default)'}`))
-  out()
-  printTranscript(scenario, await runScenario(scenario))
+  out(green(`✓ ${scenarios.length} scenarios in ${((performance.now() - begin) / 1000).toFixed(1)} s, zero stream-grammar violations.`))
 }
-out()
-out(green(`✓ ${scenarios.length} scenarios in ${((performance.now() - begin) / 1000).toFixed(1)} s, zero stream-grammar violations.`))
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()

@@ -58,6 +58,20 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
   /** The plugin's reaction, run once the consumer has taken the last chunk (or stopped reading). */
   let after: (() => void) | undefined
 
+  // Created once: a closure per chunk would be one more allocation on the hottest path.
+  const onResult = (result: IteratorResult<StreamChunk>): IteratorResult<StreamChunk> => {
+    if (result.done) {
+      upstreamDone = true
+      return finish()
+    }
+    if (watching) inspect(result.value)
+    return result
+  }
+  const onError = (error: unknown): never => {
+    upstreamDone = true
+    finish()
+    throw error
+  }
   const guarded: AsyncIterableIterator<StreamChunk> = {
     [Symbol.asyncIterator]: () => guarded,
     next() {
@@ -66,21 +80,7 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
         const chunk = closing.shift()
         return Promise.resolve(chunk === undefined ? finish() : { done: false, value: chunk })
       }
-      return iterator.next().then(
-        (result) => {
-          if (result.done) {
-            upstreamDone = true
-            return finish()
-          }
-          if (watching) inspect(result.value)
-          return result
-        },
-        (error: unknown) => {
-          upstreamDone = true
-          finish()
-          throw error
-        },
-      )
+      return iterator.next().then(onResult, onError)
     },
     return() {
       return Promise.resolve(finish())
@@ -122,14 +122,14 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
    * trip on every later delta, so the cut happens at the first delta after that block closed.
    */
   function observe(chunk: StreamChunk) {
-    blocks.observe(chunk)
+    const delta = sideOfDelta(chunk)
+    blocks.observe(chunk, delta)
     if (chunk.type === 'block-end') collect(chunk.block)
     if (chunk.type === 'finish') {
       watching = false
       if (chunk.reason.kind !== 'error' && chunk.reason.kind !== 'aborted') after = hooks.onComplete(completed)
       return undefined
     }
-    const delta = sideOfDelta(chunk)
     if (delta === undefined || delta.text.length === 0) return undefined
     const trip = hooks.detector.push(delta.side, delta.text)
     if (trip === undefined || !blocks.closable()) return undefined

@@ -42,8 +42,11 @@ export class OpenBlocks {
   private readonly open = new Map<number, OpenBlock>()
   private readonly sideLength: Record<Side, number> = { reasoning: 0, text: 0, tool: 0 }
 
-  /** Track one chunk the call passed through (call it for every chunk, in stream order). */
-  observe(chunk: StreamChunk): void {
+  /**
+   * Track one chunk the call passed through (call it for every chunk, in stream order); `delta` is
+   * `sideOfDelta(chunk)`, computed once by the caller.
+   */
+  observe(chunk: StreamChunk, delta: { side: Side; text: string } | undefined): void {
     switch (chunk.type) {
       case 'block-start':
         this.open.set(chunk.index, {
@@ -60,7 +63,7 @@ export class OpenBlocks {
       case 'reasoning-delta':
       case 'text-delta':
       case 'tool-call-delta': {
-        const delta = sideOfDelta(chunk)!
+        if (delta === undefined) return
         const block = this.open.get(chunk.index)
         const sideStart = this.sideLength[delta.side]
         this.sideLength[delta.side] += delta.text.length

@@ -35,20 +35,26 @@ function deliberation(seed: number, chars = 2600): string {
   return text
 }
 
+/** One user turn of `script` in a guarded host that has the `read_file` tool. */
+async function askWithReadFile(script: Script, prompt: string) {
+  const host = await createGuardedHost(script)
+  hosts.push(host)
+  ;(host.ctx as any).tools.register(READ_FILE)
+  const agent = host.createAgent()
+  await host.ask(agent, prompt)
+  return { agent, requests: host.adapter.requests }
+}
+
 describe('cross-call and cross-step judges feed the same ladder', () => {
   it('reports a repeated step (same tool call three times) and steers the notice after the tool result', async () => {
     const script: Script = (_options, call) => call < 3
       ? streamBlocks([{ type: 'tool-call', id: `c${call}`, name: 'read_file', deltas: ['{"path":"parser.ts"}'] }])
       : textAnswer('Read it; now patching.')
-    const host = await createGuardedHost(script)
-    hosts.push(host)
-    ;(host.ctx as any).tools.register(READ_FILE)
-    const agent = host.createAgent()
-    await host.ask(agent, 'fix the parser')
+    const { agent, requests } = await askWithReadFile(script, 'fix the parser')
     expect(eventsOf(agent, 'loop-breaker/stall')).toEqual([
       { turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' },
     ])
-    const next = host.adapter.requests[3]!
+    const next = requests[3]!
     expect(lastMessageText(next)).toContain('你最近几步一直在重复同样的操作')
     expect((next.messages.at(-2) as any).content[0].type).toBe('tool-result')
   })
@@ -61,11 +67,7 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
         { type: 'tool-call', id: `c${call}`, name: 'read_file', deltas: [`{"path":"file${call}.ts"}`] },
       ])
       : textAnswer('ok')
-    const host = await createGuardedHost(script)
-    hosts.push(host)
-    ;(host.ctx as any).tools.register(READ_FILE)
-    const agent = host.createAgent()
-    await host.ask(agent, 'look around')
+    const { agent } = await askWithReadFile(script, 'look around')
     expect(eventsOf(agent, 'loop-breaker/break')).toEqual([])
     expect(eventsOf(agent, 'loop-breaker/stall')).toEqual([
       { turn: 1, step: 4, judge: 'call', reason: 'repeated-material', level: 1, action: 'remind' },
