@@ -13,7 +13,8 @@ import { SessionReplay, readSession } from '../../src/session/index.ts'
 import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
-import { STREAM_GRAMMAR, eventsOf, loopBreakerPlugin, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
+import { STREAM_GRAMMAR, cyclingText, eventsOf, loopBreakerPlugin, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
+import type { BlockScript } from '../support/loop-breaker.ts'
 import type { Config } from '../../src/plugin/index.ts'
 
 const disposers: Array<() => Promise<void>> = []
@@ -56,6 +57,21 @@ describe('loop-breaker with real session persistence (Node 22)', () => {
       expect(raw.length).toBeGreaterThanOrEqual(live[index].at)
       expect(replay.call(call).break).toEqual({ rule: live[index].rule, side: live[index].side, at: live[index].at, repeatedChars: live[index].repeatedChars })
     }
+  })
+
+  it.each([
+    ['a visible-text cycle', [{ type: 'text', deltas: toDeltas(cyclingText('Result: ', 'the same sentence once more. ')) }], 'loop-breaker/break'],
+    ['a half-streamed tool call', [{ type: 'tool-call', id: 'c1', name: 'write_file', deltas: toDeltas(`{"path":"a.md","content":"${'- [ ] again\\n'.repeat(600)}`, 16) }], 'loop-breaker/break'],
+    ['a repeated step', [{ type: 'tool-call', id: 'c1', name: 'write_file', deltas: ['{"path":"a.md"}'] }], 'loop-breaker/stall'],
+  ] as Array<[string, BlockScript[], string]>)('records %s in the log file as it happened live', async (_name, blocks, type) => {
+    const host = await persistentHost((_options, call) => call < 3 ? streamBlocks(blocks) : textAnswer('done'))
+    const agent = host.createAgent()
+    await say(agent, 'go')
+    const live = eventsOf(agent, type)
+    expect(live.length).toBeGreaterThan(0)
+    const log = await readSession(await host.sessionFile(agent))
+    const recorded = [...log.calls.flatMap((call) => call.recorded), ...log.events].filter((event) => event.type === type)
+    expect(recorded.map((event) => event.data)).toEqual(live)
   })
 
   it('cannot be resumed by rc.8 while it holds loop-breaker events; with journal off it resumes and goes on', async () => {
