@@ -9,7 +9,7 @@ import * as detector from '../lib/detector.js'
 
 const DETECTOR_URL = new URL('../lib/detector.js', import.meta.url).href
 /** Heap cap of a reading thread: a log's live data is one call, far below it (bench/session.bench.mjs). */
-const READER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 }
+const READER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 32 }
 
 const HELP = `Usage: node tools/analyze-session.mjs <file-or-dir>... [options]
 

@@ -83,7 +83,7 @@ export class SessionReader implements AsyncIterable<SessionItem> {
         if (stopped) break
       }
       if (this.encoding === undefined) {
-        this.issues.push({ kind: 'not-a-session', message: `empty file` })
+        this.issues.push({ kind: 'not-a-session', message: 'empty file' })
         return
       }
       if (!stopped && decoder) {
@@ -107,7 +107,7 @@ export class SessionReader implements AsyncIterable<SessionItem> {
         this.issues.push({ kind: 'not-a-session', message: `no session header and no session event in ${this.lines} lines` })
       }
     } catch (error) {
-      this.issues.push({ kind: 'unreadable', message: `${error instanceof Error ? error.message : String(error)}` })
+      this.issues.push({ kind: 'unreadable', message: error instanceof Error ? error.message : String(error) })
     } finally {
       if (decoder) this.frames = decoder.frames
     }
