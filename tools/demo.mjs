@@ -349,11 +349,11 @@ function printTranscript(scenario, { events, stats, warnings, elapsed }) {
           // A trimmed block: its start, then its end with the marker, and how much the log still holds.
           const flat = shown.replace(/\n/g, '⏎')
           const note = ` (${number(shown.length)} of ${number(rawLength)} streamed chars kept; all ${number(rawLength)} stay in the log)`
-          if (columns(flat) <= width - 20) out(`${label('')}${dim(block.type.padEnd(10))}${flat}`)
-          else {
-            out(`${label('')}${dim(block.type.padEnd(10))}${fit(flat, width - 22)} …`)
-            out(`${label('')}${' '.repeat(10)}… ${fit(flat, width - 22, true)}`)
-          }
+          const first = fit(flat, width - 20)
+          const rest = flat.slice(first.length)
+          out(`${label('')}${dim(block.type.padEnd(10))}${first}${columns(rest) > width - 20 ? ' …' : ''}`)
+          if (columns(rest) > width - 20) out(`${label('')}${' '.repeat(10)}… ${fit(rest, width - 22, true)}`)
+          else if (rest !== '') out(`${label('')}${' '.repeat(10)}${rest}`)
           out(`${label('')}${' '.repeat(10)}${yellow(note.trim())}`)
         }
         break
