@@ -12,13 +12,14 @@
 // Concentration is what lets a code block quoted twice (before/after: every line seen ~2 times)
 // through, while a pool sees each phrase 7–23 times (seed measurements).
 //
-// Units are hashed (32-bit FNV plus length) as they stream, so a long line costs O(1) per char and
-// nothing is kept beyond the window's units. The verdict is taken when a unit ends, at a fixed offset
-// of the text, so it does not depend on delta boundaries.
+// Units are read as runs of tokens (tokenizer.ts) and kept as a hash of their tokens plus their
+// length, so a long line costs O(1) per char and nothing is kept beyond the window's units. The
+// verdict is taken when a unit ends, at a fixed offset of the text, so it does not depend on delta
+// boundaries.
 
-import { FNV_OFFSET, FNV_PRIME, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
-import type { JsonUnescaper } from './json-unescape.ts'
+import type { Token, TokenReader } from './tokenizer.ts'
 
 export interface PoolThresholds {
   readonly minRepeatedChars: number
@@ -31,21 +32,12 @@ const SPACE = 32
 const LENGTH_FACTOR = 2 ** 32
 const MAX_KEYED_LENGTH = 2 ** 20
 
-function endsSentenceBeforeSpace(code: number): boolean {
-  return code === 46 || code === 33 || code === 63 // . ! ?
-}
-function endsSentence(code: number): boolean {
-  return code === 0x3002 || code === 0xff01 || code === 0xff1f // 。！？
-}
-
-export class PhrasePoolRule {
+export class PhrasePoolRule implements TokenReader {
   // The unit being read.
   private hash = FNV_OFFSET
   private length = 0
   private hasWordChar = false
   private start = 0
-  private spacePending = false
-  private afterSentenceEnd = false
   // The window: parallel arrays from `head` on, oldest first.
   private keys: number[] = []
   private lengths: number[] = []
@@ -57,57 +49,33 @@ export class PhrasePoolRule {
   private repeatedMass = 0
   private sightings = 0
 
-  /** `unescaper` is given on the tool side, whose text is JSON. */
-  constructor(private readonly thresholds: PoolThresholds, private readonly unescaper?: JsonUnescaper) {}
+  constructor(private readonly thresholds: PoolThresholds) {}
 
-  /**
-   * Reads the characters at offsets [from, to) of the side's text from `ring` (offset i at
-   * `i & mask`) and returns the first finding, taken when a unit ends and the window is a pool.
-   */
-  scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
-    const unescaper = this.unescaper
-    let { hash, length, hasWordChar, spacePending, afterSentenceEnd, start } = this
-    for (let position = from; position < to; position++) {
-      let code = ring[position & mask]
-      if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
-      let endsUnit = false
-      if (code === 10 || code === 13) endsUnit = true
-      else if (isWhitespace(code)) {
-        if (afterSentenceEnd) endsUnit = true
-        else if (length > 0) spacePending = true
-      } else {
-        if (length === 0) start = position
-        if (spacePending) {
-          hash = Math.imul(hash ^ SPACE, FNV_PRIME)
-          length++
-          spacePending = false
-        }
-        hash = Math.imul(hash ^ lowerAscii(code), FNV_PRIME)
-        length++
-        if (!hasWordChar && isWordChar(code)) hasWordChar = true
-        endsUnit = code >= 0x3002 && endsSentence(code)
-        afterSentenceEnd = code <= 63 && endsSentenceBeforeSpace(code)
-      }
-      if (!endsUnit) continue
-      if (length > 0) {
-        const counted = length >= 2 && hasWordChar
-        this.enter((hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR, length, start, counted)
-        const finding = this.verdict(position + 1)
-        if (finding) return finding
-      }
-      hash = FNV_OFFSET
-      length = 0
-      hasWordChar = false
-      spacePending = false
-      afterSentenceEnd = false
+  token(token: Token): Finding | undefined {
+    if (this.length === 0) this.start = token.start
+    else if (token.spaced) {
+      this.hash = Math.imul(this.hash ^ SPACE, FNV_PRIME)
+      this.length++
     }
-    this.hash = hash
-    this.length = length
-    this.hasWordChar = hasWordChar
-    this.spacePending = spacePending
-    this.afterSentenceEnd = afterSentenceEnd
-    this.start = start
-    return undefined
+    this.hash = Math.imul(this.hash ^ token.hash, FNV_PRIME)
+    this.length += token.end - token.start
+    if (token.hasWordChar) this.hasWordChar = true
+    return token.endsSentence ? this.endUnit(token.end) : undefined
+  }
+
+  lineEnd(position: number): Finding | undefined {
+    return this.endUnit(position + 1)
+  }
+
+  private endUnit(verifiedAt: number): Finding | undefined {
+    const length = this.length
+    if (length === 0) return undefined
+    const counted = length >= 2 && this.hasWordChar
+    this.enter((this.hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR, length, this.start, counted)
+    this.hash = FNV_OFFSET
+    this.length = 0
+    this.hasWordChar = false
+    return this.verdict(verifiedAt)
   }
 
   private enter(key: number, length: number, start: number, counted: boolean): void {

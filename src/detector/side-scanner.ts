@@ -5,8 +5,8 @@
 // identical-chunks decides on the text alone, whatever the delta boundaries (split-invariance up to
 // the stride: the verdict is the same, and the push that reports it is the one that reaches the end
 // of the stride where the evidence completed). Memory is the ring and the rules' bounded state,
-// never the text itself. When two rules complete evidence in the same stride, the one completed
-// first in the text wins.
+// never the text itself. The phrase-pool and token-period rules read the stride through one
+// tokenizer, in text order, so the first evidence completed in the text wins.
 
 import { CycleRule } from './cycle.ts'
 import type { Finding } from './finding.ts'
@@ -15,13 +15,8 @@ import { JsonUnescaper } from './json-unescape.ts'
 import { PhrasePoolRule } from './phrase-pool.ts'
 import type { DetectorConfig } from './settings.ts'
 import { TokenPeriodRule } from './token-period.ts'
+import { Tokenizer } from './tokenizer.ts'
 import type { Side } from './types.ts'
-
-function earlier(first: Finding | undefined, second: Finding | undefined): Finding | undefined {
-  if (first === undefined) return second
-  if (second === undefined) return first
-  return second.verifiedAt < first.verifiedAt ? second : first
-}
 
 export class SideScanner {
   /** UTF-16 length of the side's text so far. */
@@ -30,8 +25,8 @@ export class SideScanner {
   private readonly ring: Uint16Array
   private readonly mask: number
   private readonly cycle: CycleRule
-  private readonly pool: PhrasePoolRule
-  private readonly tokens: TokenPeriodRule
+  /** Feeds the phrase-pool and token-period rules. */
+  private readonly tokenizer: Tokenizer
   private readonly chunks: IdenticalChunksRule
   private readonly stride: number
   private untilStrideEnd: number
@@ -49,18 +44,19 @@ export class SideScanner {
     this.ring = new Uint16Array(size)
     this.mask = size - 1
     this.cycle = new CycleRule(cycle, this.ring)
-    this.pool = new PhrasePoolRule({
+    const pool = new PhrasePoolRule({
       minRepeatedChars: tool ? config.toolPoolMinRepeatedChars
         : reasoning ? config.reasoningPoolMinRepeatedChars : config.textPoolMinRepeatedChars,
       windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       minCoverage: config.poolMinCoverage,
       minConcentration: tool ? config.toolPoolMinConcentration : config.poolMinConcentration,
-    }, tool ? new JsonUnescaper() : undefined)
-    this.tokens = new TokenPeriodRule({
+    })
+    const tokenPeriod = new TokenPeriodRule({
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
-    }, tool ? new JsonUnescaper() : undefined)
+    })
+    this.tokenizer = new Tokenizer([pool, tokenPeriod], tool ? new JsonUnescaper() : undefined)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
     this.untilStrideEnd = this.stride
@@ -88,7 +84,6 @@ export class SideScanner {
   /** Runs the rules over the stride at offsets [from, to), then the cycle check at its end. */
   private examine(from: number, to: number): Finding | undefined {
     this.cycle.append(from, to)
-    const found = earlier(this.pool.scan(this.ring, this.mask, from, to), this.tokens.scan(this.ring, this.mask, from, to))
-    return found ?? this.cycle.check(to)
+    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
   }
 }

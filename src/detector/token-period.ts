@@ -7,14 +7,13 @@
 // Deliberately let through: blocks with fewer than `minDistinct` distinct tokens ("哈哈哈",
 // "| --- | --- |", "0, 0, 0"), and anything repeated fewer times (a list of similar items).
 //
-// Tokens are hashed (32-bit FNV) as they stream. A token's earlier occurrences within `maxBlock`
+// Tokens come from tokenizer.ts as 32-bit hashes. A token's earlier occurrences within `maxBlock`
 // tokens are found through a hash chain, so a token costs its handful of recent twins rather than one
 // comparison per block length; memory is a few arrays of `maxBlock` entries. Offsets and token
 // counts are int32, like the cycle rule's.
 
-import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, lowerAscii } from './char-classes.ts'
 import type { Finding } from './finding.ts'
-import type { JsonUnescaper } from './json-unescape.ts'
+import type { Token, TokenReader } from './tokenizer.ts'
 
 export interface TokenPeriodThresholds {
   readonly minRepeats: number
@@ -24,10 +23,7 @@ export interface TokenPeriodThresholds {
 
 const BUCKET_MASK = 1023
 
-export class TokenPeriodRule {
-  private hash = FNV_OFFSET
-  private inToken = false
-  private tokenStart = 0
+export class TokenPeriodRule implements TokenReader {
   private tokenCount = 0
   private readonly hashes: Int32Array
   private readonly previousSameBucket: Int32Array
@@ -44,8 +40,7 @@ export class TokenPeriodRule {
   private matches: Int32Array
   private readonly shortestBlock: number
 
-  /** `unescaper` is given on the tool side, whose text is JSON. */
-  constructor(private readonly thresholds: TokenPeriodThresholds, private readonly unescaper?: JsonUnescaper) {
+  constructor(private readonly thresholds: TokenPeriodThresholds) {
     let size = 2
     while (size < thresholds.maxBlock + 1) size *= 2
     this.hashes = new Int32Array(size)
@@ -60,48 +55,14 @@ export class TokenPeriodRule {
     this.shortestBlock = Math.max(1, thresholds.minDistinct)
   }
 
-  /** Reads the characters at offsets [from, to) of the side's text from `ring` (offset i at `i & mask`). */
-  scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
-    const unescaper = this.unescaper
-    let hash = this.hash
-    for (let position = from; position < to; position++) {
-      let code = ring[position & mask]
-      if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
-      if (isWhitespace(code)) {
-        if (!this.inToken) continue
-        this.hash = hash
-        const finding = this.endToken(position)
-        if (finding) return finding
-        continue
-      }
-      if (isCjk(code)) {
-        if (this.inToken) {
-          this.hash = hash
-          const finding = this.endToken(position)
-          if (finding) return finding
-        }
-        this.tokenStart = position
-        this.hash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
-        const finding = this.endToken(position + 1)
-        if (finding) return finding
-        continue
-      }
-      if (!this.inToken) {
-        this.inToken = true
-        this.tokenStart = position
-        hash = FNV_OFFSET
-      }
-      hash = Math.imul(hash ^ lowerAscii(code), FNV_PRIME)
-    }
-    this.hash = hash
+  lineEnd(): undefined {
     return undefined
   }
 
-  private endToken(end: number): Finding | undefined {
-    this.inToken = false
+  token(token: Token): Finding | undefined {
     const { hashes, previousSameBucket, mask, runs, matchedBy, shortestBlock } = this
     const maxBlock = this.thresholds.maxBlock
-    const hash = this.hash
+    const { hash, end } = token
     const index = this.tokenCount++
     const bucket = (hash ^ (hash >>> 10)) & BUCKET_MASK
     const previous = this.lastInBucket[bucket]
@@ -127,7 +88,7 @@ export class TokenPeriodRule {
     this.matches = previousMatches
     for (let m = matchCount - 1; m >= 0; m--) {
       const block = matches[m]
-      if (++runs[block] === 1) this.runStarts[block] = this.tokenStart
+      if (++runs[block] === 1) this.runStarts[block] = token.start
       if (runs[block] < block * (minRepeats - 1)) continue
       if (this.distinctInBlock(index, block) >= this.thresholds.minDistinct) {
         const loopStart = this.runStarts[block]
