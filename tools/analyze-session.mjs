@@ -37,9 +37,9 @@ Options
   --sweep key=v1,v2,...
                      tuning: count breaks and stalls over all inputs for each value of one
                      setting (the other settings as configured)
-  --jobs <n>         threads to use (default: the number of CPU cores): several files are
-                     spread over worker threads; a single file is replayed on a worker
-                     thread while the main thread reads it
+  --jobs <n>         threads to use (default: the number of CPU cores): files are read on
+                     worker threads; with fewer files than threads, each file's detector
+                     runs on a thread of its own beside its reader
   --help             this text
 
 Settings: every name in DETECTOR_SETTINGS of dsh-loop-breaker/detector (the README's Config
