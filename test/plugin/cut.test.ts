@@ -67,7 +67,9 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     // The next request shows the trimmed block and ends with the notice.
     const next = host.adapter.requests[1]!
     expect(lastMessageText(next)).toContain('思考过程陷入了重复循环')
-    expect((next.messages.at(-1) as any).source).toMatchObject({ kind: 'plugin', plugin: 'loop-breaker', form: 'notice' })
+    const source = (next.messages.at(-1) as any).source
+    expect(source).toMatchObject({ kind: 'plugin', plugin: 'loop-breaker', form: 'notice' })
+    expect(source.summary).toBe('loop-breaker remind：phrase-pool / 思考过程 / ' + cut.repeatedChars)
     expect((next.messages.find((message: any) => message.role === 'assistant') as any).content[0].text).toBe(trimmed)
     expect(second.content[0].text).toBe('Continuing with the task.')
     expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'completed' } }])

@@ -120,7 +120,7 @@ describe('state per agent, fail-open, unguarded calls', () => {
         model: 'scripted-model',
         purpose,
         sessionId: agent.session.id,
-        messages: [createUserMessage({ content: 'name this session' })],
+        messages: [createUserMessage({ content: [{ type: 'text', text: 'name this session' }], source: { kind: 'user' } })],
       }))
       expect(chunks).toEqual(await collect(streamBlocks(POOL)))
     }

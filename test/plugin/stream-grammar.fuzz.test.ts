@@ -169,7 +169,7 @@ describe('stream-grammar fuzz through the real llm/stream waterfall', () => {
       const out: StreamChunk[] = []
       const request = markAgentLoopRequest(Object.freeze({
         provider: 'scripted', model: 'scripted-model', sessionId: agent.session.id,
-        messages: [createUserMessage({ content: 'fuzz' })],
+        messages: [createUserMessage({ content: [{ type: 'text', text: 'fuzz' }], source: { kind: 'user' } })],
       }) as any)
       for await (const chunk of (host.ctx as any).llm.stream(request)) out.push(chunk)
 
