@@ -1,5 +1,5 @@
 // Tool-call arguments stream as JSON text, so a file written through a tool arrives with its line
-// breaks as the two characters `\n`. The unit-reading rules see tool arguments through this decoder:
+// breaks as the two characters `\n`. The tokenizer reads tool arguments through this decoder:
 // `\n` and `\r` become a line break, `\t` a space, `\"` and `\\` the character itself (`\uXXXX` is
 // left as written: rare in text and harmless for repetition).
 

@@ -12,7 +12,11 @@ export interface Trip {
   readonly side: Side
   /** UTF-16 length of that side's text streamed so far, including the tripping delta. */
   readonly at: number
-  /** How much text is actual repetition: from `loopStart` to the point where the rule verified it. */
+  /**
+   * How much text is actual repetition, not the call's length: for cycle, token-period and
+   * identical-chunks the stretch from `loopStart` to where the rule verified it; for phrase-pool the
+   * repeated units' mass in the window (Σ (sightings − 1) × length).
+   */
   readonly repeatedChars: number
   /**
    * UTF-16 offset in that side's text where the repeated stretch begins. One copy of the repeated
