@@ -264,7 +264,8 @@ function humanReport(results, errors, sweep, configs) {
         differs ? `≠ ${differs}` : '',
       ])
     }
-    out.push(table(rows, [false, false, true, true, false, false, false, false, true, false, false]).map((line) => `  ${line}`).join('\n'))
+    if (result.calls.length === 0) out.push('  (no model call read)')
+    else out.push(table(rows, [false, false, true, true, false, false, false, false, true, false, false]).map((line) => `  ${line}`).join('\n'))
     const skipped = Object.entries(result.skipped).filter(([type]) => type.startsWith('chunk:') || type.startsWith('stream:') || type === '(no type)')
     if (skipped.length) out.push(`  unknown chunks skipped: ${skipped.map(([type, count]) => `${type} ×${count}`).join(', ')}`)
     out.push('')
