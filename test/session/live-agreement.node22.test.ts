@@ -14,7 +14,7 @@ import { analyzeFile, disagreement, readSession } from '../../src/session/index.
 import type { SessionCall } from '../../src/session/index.ts'
 import { recordLoopSession, recordWorkSession } from './record-sessions.ts'
 import type { RecordedSession } from './record-sessions.ts'
-import { PLANNING, phrasePool } from './scenarios.ts'
+import { PLANNING, phrasePool, restatingStep } from './scenarios.ts'
 import type { Block } from './scenarios.ts'
 import { v4Lines } from './v4-log.ts'
 
@@ -50,16 +50,6 @@ const loops: Array<[string, Block[]]> = [
   ['a periodic restatement in visible text', [{ type: 'text', text: 'Here is the plan.\n' + 'I will now check the build log and then write the report for the user. '.repeat(60) }]],
   ['the same line written into a file, in tool arguments', [{ type: 'tool-call', id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'out.txt', content: 'let me check the file\n'.repeat(600) }) }]],
 ]
-
-/** Step after step, the same long reasoning and the same tool call: a cross-call stall, not an in-call loop. */
-function restatingStep(step: number): Block[] {
-  const reasoning = [PLANNING, 'Before writing anything I want the raw CI summary once more, to be sure of the job names.',
-    PLANNING.split('\n').reverse().join('\n'), 'So the next action is to read ci/summary.txt again.'].join('\n').repeat(2)
-  return [
-    { type: 'reasoning', text: reasoning },
-    { type: 'tool-call', id: `read-${step}`, name: 'read_file', arguments: JSON.stringify({ path: 'ci/summary.txt' }) },
-  ]
-}
 
 describe('live plugin vs offline analyzer on real session logs', () => {
   it('a session with normal turns, a retried request and a cancelled turn: nothing to cut, nothing recorded', async () => {

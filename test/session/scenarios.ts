@@ -86,3 +86,13 @@ export function phrasePool(chars: number, seed = 3): string {
 }
 
 export const FINAL_REPORT = 'Three jobs failed: lint (unused import), unit tests (reader timeout) and packaging (stale lockfile).'
+
+/** Step after step, the same long reasoning and the same tool call: a cross-call stall, not an in-call loop. */
+export function restatingStep(step: number): Block[] {
+  const reasoning = [PLANNING, 'Before writing anything I want the raw CI summary once more, to be sure of the job names.',
+    PLANNING.split('\n').reverse().join('\n'), 'So the next action is to read ci/summary.txt again.'].join('\n').repeat(2)
+  return [
+    { type: 'reasoning', text: reasoning },
+    { type: 'tool-call', id: `read-${step}`, name: 'read_file', arguments: JSON.stringify({ path: 'ci/summary.txt' }) },
+  ]
+}

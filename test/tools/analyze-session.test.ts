@@ -106,6 +106,14 @@ describe('analyze-session human output', () => {
     expect(run.stdout).toContain(`${work}  (rc.8, 5 calls)`)
   })
 
+  it('shows the stalls the live judges reported, on the same calls, without disagreement', async () => {
+    const { code, stdout } = await analyze(`${fixtures}/stall.rc8.jsonl.zstd`)
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/1\.3\s+tool-calls\s+\d+\s+0\s+read_file\s+stall\s+repeated-step\s+-\s+-\s+remind \(step repeated-step\)\n/)
+    expect(stdout).toMatch(/1\.4\s+tool-calls\s+\d+\s+0\s+read_file\s+stall\s+repeated-material\s+-\s+-\s+replan \(call repeated-material\)\n/)
+    expect(stdout).not.toContain('≠')
+  })
+
   it('on a session recorded without the plugin, shows where it would have cut', async () => {
     const { stdout } = await analyze(uncut)
     expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-\n/)
