@@ -35,7 +35,7 @@ export interface GuardHooks {
    */
   onComplete(call: CompletedCall): (() => void) | undefined
   marker: TrimMarker
-  /** Fail-open report: called at most once per call, after which the call is only passed through. */
+  /** Fail-open report, when observing or reacting throws; after an observing failure the call is only passed through. */
   onFailure(error: unknown): void
 }
 
