@@ -9,7 +9,10 @@
  *   error/aborted) goes to the per-agent `CallJudge` ({reasoning, hasOutput:
  *   non-blank text or a tool call}) and then `StepJudge` ({text, toolCalls});
  *   the call judge's reason wins, as in the plugin's one `loop-breaker/stall`;
- * - both judges start afresh when the user speaks.
+ * - the cross-step judge starts afresh when the user speaks; the cross-call
+ *   judge is carried over, as the plugin carries it (at rc.8 a call with
+ *   reasoning and no output ends its turn, so stalled calls only line up
+ *   across the user's "continue" messages).
  * The detector module is passed in (the analyzer passes `lib/detector.js`), so
  * this entry never carries a second copy of it.
  */
@@ -33,7 +36,7 @@ export interface CallVerdict {
 
 /** One agent's replay: feed its calls in log order, and `userMessage()` where the user spoke. */
 export class SessionReplay {
-  private callJudge: InstanceType<DetectorModule['CallJudge']>
+  private readonly callJudge: InstanceType<DetectorModule['CallJudge']>
   private stepJudge: InstanceType<DetectorModule['StepJudge']>
 
   constructor(private readonly detector: DetectorModule, private readonly config?: object) {
@@ -42,7 +45,6 @@ export class SessionReplay {
   }
 
   userMessage(): void {
-    this.callJudge = new this.detector.CallJudge(this.config)
     this.stepJudge = new this.detector.StepJudge(this.config)
   }
 
