@@ -4,18 +4,36 @@
 // are lines, and sentences inside a line (ended by . ! ? before white space, or by 。！？), so a pool
 // written on one long line is seen too. A unit is normalised (trimmed, white space collapsed, ASCII
 // lower-cased) and counts only if it has at least 2 chars and a letter or digit: "}" and "|---|" are
-// syntax, not phrases. Over a recent window of `windowChars` normalised chars (a long productive
-// prefix cannot dilute it) the rule trips when all three hold:
+// syntax, not phrases. The rule keeps a recent window of units: at least `windowChars` normalised
+// chars and at least `windowUnits` units (reasoning and text), whichever reaches further back, so a
+// pool of long sentences is seen enough times in it (a window of 1,024 chars held only ~20 sightings
+// of 52-char sentences: a 5-sentence pool stayed at concentration 3.9 for 7,000 chars). Memory is
+// bounded by max(windowChars, windowUnits) units. Each time a unit already in the window ends, the
+// ratios are measured over every stretch from a unit of the window to now that spans at least
+// `windowChars` (the length the thresholds were calibrated on) or starts at the window's oldest unit,
+// so a pool of long units is judged from where it began, not diluted by the productive text before
+// it, and the rule trips when all three hold on one stretch:
 //   repeated mass  Σ (sightings − 1) × length  ≥ minRepeatedChars   (enough text is repetition)
-//   coverage       repeated mass / window      ≥ poolMinCoverage    (most of the window is repetition)
+//   coverage       repeated mass / stretch     ≥ poolMinCoverage    (most of the stretch is repetition)
 //   concentration  sightings / distinct units  ≥ poolMinConcentration
 // Concentration is what lets a code block quoted twice (before/after: every line seen ~2 times)
-// through, while a pool sees each phrase 7–23 times (seed measurements).
+// through, while a pool sees each phrase 7–23 times (seed measurements). It also sets the latency: a
+// pool of K distinct units of L chars needs 4K sightings (with the default 4), and 0.7 of a stretch
+// of at least 1,024 chars must be repetition (717 chars), so it trips about
+// (L + 1) × max(4K, K + ⌈717 / L⌉) chars after it began, plus a unit or two and the stride: under
+// 1,100 chars while that product stays small (short units, or a vocabulary K × L under ~300 chars),
+// and 4 × K × (L + 1) beyond, because before that its units have not been seen more often than a
+// block quoted three times. A pool whose 4K sightings fit neither in `windowUnits` units nor in
+// `windowChars` chars (more than 8 distinct units longer than 1,024 / 4K chars with the defaults) is
+// beyond this rule: a larger floor trips on overload lists in real headers (settings.ts).
+// `loopStart` is the first unit of the longest passing stretch that is sighted again, which is where
+// the pool began, or the oldest unit of it the window still holds when it began earlier.
 //
 // Units are read as runs of tokens (tokenizer.ts) and kept as a hash of their tokens plus their
 // length, so a long line costs O(1) per char and nothing is kept beyond the window's units. The
-// verdict is taken when a unit ends, at a fixed offset of the text, so it does not depend on delta
-// boundaries.
+// walk over the stretches stops where no longer one can reach the coverage (repeated mass / coverage
+// chars), so it costs only when the window is mostly repetition, and at most the window. The verdict
+// is taken when a unit ends, at a fixed offset of the text, so it does not depend on delta boundaries.
 
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
@@ -24,6 +42,7 @@ import type { Token, TokenReader } from './tokenizer.ts'
 export interface PoolThresholds {
   readonly minRepeatedChars: number
   readonly windowChars: number
+  readonly windowUnits: number
   readonly minCoverage: number
   readonly minConcentration: number
 }
@@ -31,6 +50,7 @@ export interface PoolThresholds {
 const SPACE = 32
 const LENGTH_FACTOR = 2 ** 32
 const MAX_KEYED_LENGTH = 2 ** 20
+const NONE = -1
 
 export class PhrasePoolRule implements TokenReader {
   // The unit being read.
@@ -38,16 +58,20 @@ export class PhrasePoolRule implements TokenReader {
   private length = 0
   private hasWordChar = false
   private start = 0
-  // The window: parallel arrays from `head` on, oldest first.
+  // The window: parallel arrays from `head` on, oldest first; entry i is unit number `base + i`.
   private keys: number[] = []
   private lengths: number[] = []
   private starts: number[] = []
   private counted: boolean[] = []
+  /** The unit number of the next sighting of the same unit in the window, or NONE. */
+  private nextSighting: number[] = []
+  private base = 0
   private head = 0
   private windowLength = 0
-  private readonly sightingsByKey = new Map<number, number>()
+  /** The unit number of each counted unit's latest sighting in the window. */
+  private readonly latestByKey = new Map<number, number>()
+  /** Σ length of the counted units sighted again later in the window (= Σ (sightings − 1) × length). */
   private repeatedMass = 0
-  private sightings = 0
 
   constructor(private readonly thresholds: PoolThresholds) {}
 
@@ -71,67 +95,91 @@ export class PhrasePoolRule implements TokenReader {
     const length = this.length
     if (length === 0) return undefined
     const counted = length >= 2 && this.hasWordChar
-    this.enter((this.hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR, length, this.start, counted)
+    const repeat = this.enter((this.hash >>> 0) + Math.min(length, MAX_KEYED_LENGTH) * LENGTH_FACTOR, length, this.start, counted)
     this.hash = FNV_OFFSET
     this.length = 0
     this.hasWordChar = false
-    return this.verdict(verifiedAt)
+    return repeat ? this.verdict(verifiedAt) : undefined
   }
 
-  private enter(key: number, length: number, start: number, counted: boolean): void {
+  /** Adds a unit to the window; returns whether it is a counted unit already sighted there. */
+  private enter(key: number, length: number, start: number, counted: boolean): boolean {
+    const unit = this.base + this.keys.length
     this.keys.push(key)
     this.lengths.push(length)
     this.starts.push(start)
     this.counted.push(counted)
+    this.nextSighting.push(NONE)
     this.windowLength += length
+    let repeat = false
     if (counted) {
-      const seen = this.sightingsByKey.get(key) ?? 0
-      if (seen > 0) this.repeatedMass += length
-      this.sightingsByKey.set(key, seen + 1)
-      this.sightings++
+      const latest = this.latestByKey.get(key)
+      if (latest !== undefined) {
+        this.nextSighting[latest - this.base] = unit
+        this.repeatedMass += length
+        repeat = true
+      }
+      this.latestByKey.set(key, unit)
     }
-    while (this.windowLength > this.thresholds.windowChars && this.keys.length - this.head > 1) this.leaveOldest()
+    const { windowChars, windowUnits } = this.thresholds
+    while (this.windowLength > windowChars && this.keys.length - this.head > windowUnits) this.leaveOldest()
     if (this.head > 1024 && this.head * 2 > this.keys.length) {
       this.keys = this.keys.slice(this.head)
       this.lengths = this.lengths.slice(this.head)
       this.starts = this.starts.slice(this.head)
       this.counted = this.counted.slice(this.head)
+      this.nextSighting = this.nextSighting.slice(this.head)
+      this.base += this.head
       this.head = 0
     }
+    return repeat
   }
 
   private leaveOldest(): void {
     const index = this.head++
-    const length = this.lengths[index]
-    this.windowLength -= length
+    this.windowLength -= this.lengths[index]
     if (!this.counted[index]) return
-    const key = this.keys[index]
-    const seen = this.sightingsByKey.get(key) as number
-    if (seen > 1) {
-      this.repeatedMass -= length
-      this.sightingsByKey.set(key, seen - 1)
-    } else {
-      this.sightingsByKey.delete(key)
-    }
-    this.sightings--
+    if (this.nextSighting[index] !== NONE) this.repeatedMass -= this.lengths[index]
+    else this.latestByKey.delete(this.keys[index])
   }
 
+  /**
+   * Measures the three ratios over every stretch from a unit of the window to the newest one, newest
+   * first. A stretch counts when it spans at least `windowChars` (no stretch shorter than the window
+   * the thresholds were calibrated on can pass on its own) or starts at the window's oldest unit; the
+   * longest passing one gives `loopStart`: its first unit sighted again, which is where the pool began
+   * (or, when it began before the window, the oldest unit of it the window still holds). A stretch
+   * longer than repeatedMass / minCoverage cannot pass, so the walk stops there: in normal text
+   * that is a few units.
+   */
   private verdict(verifiedAt: number): Finding | undefined {
-    const { minRepeatedChars, minCoverage, minConcentration } = this.thresholds
-    if (minRepeatedChars === 0 || this.repeatedMass < minRepeatedChars) return undefined
-    if (this.repeatedMass < minCoverage * this.windowLength) return undefined
-    if (this.sightings < minConcentration * this.sightingsByKey.size) return undefined
-    return { rule: 'phrase-pool', loopStart: this.firstRepeatStart(), repeatedChars: this.repeatedMass, verifiedAt }
-  }
-
-  /** Where the first unit of the window that repeats an earlier one begins. */
-  private firstRepeatStart(): number {
-    const seen = new Set<number>()
-    for (let i = this.head; i < this.keys.length; i++) {
-      if (!this.counted[i]) continue
-      if (seen.has(this.keys[i])) return this.starts[i]
-      seen.add(this.keys[i])
+    const { minRepeatedChars, minCoverage, minConcentration, windowChars } = this.thresholds
+    const windowRepeated = this.repeatedMass
+    if (minRepeatedChars === 0 || windowRepeated < minRepeatedChars) return undefined
+    const { lengths, counted, nextSighting, head } = this
+    const longest = minCoverage > 0 ? windowRepeated / minCoverage : Infinity
+    let chars = 0
+    let repeated = 0
+    let sightings = 0
+    let distinct = 0
+    let firstSightedAgain = NONE
+    let found: Finding | undefined
+    for (let i = this.keys.length - 1; i >= head; i--) {
+      chars += lengths[i]
+      if (chars > longest) break
+      if (counted[i]) {
+        sightings++
+        if (nextSighting[i] === NONE) distinct++
+        else {
+          repeated += lengths[i]
+          firstSightedAgain = i
+        }
+      }
+      if ((chars >= windowChars || i === head) && repeated >= minRepeatedChars
+        && repeated >= minCoverage * chars && sightings >= minConcentration * distinct) {
+        found = { rule: 'phrase-pool', loopStart: this.starts[firstSightedAgain], repeatedChars: repeated, verifiedAt }
+      }
     }
-    return this.starts[this.keys.length - 1]
+    return found
   }
 }

@@ -64,8 +64,8 @@ export const DETECTOR_SETTINGS = {
 
   // ── phrase pool: a small vocabulary of lines or sentences reshuffled ──────────────────────────────
   // The seed's pool ("Go. / OK. / Writing. / Let me write.", 330,188 chars) had no period at all; 26
-  // phrases seen 5,569 times. 512 repeated chars inside a 1,024-char window is reached about 700 chars
-  // into a pool even after a long productive prefix.
+  // phrases seen 5,569 times. With the ratios below, a pool of short units is cut 800–1,100 chars
+  // after it began, even after a 20,000-char productive prefix (test/detector/phrase-pool-latency.test.ts).
   reasoningPoolMinRepeatedChars: {
     default: 512, min: 0, max: 65536, integer: true,
     description: 'Repeated phrase mass (chars) in the recent reasoning window that trips the phrase-pool rule; 0 turns it off for reasoning.',
@@ -75,9 +75,21 @@ export const DETECTOR_SETTINGS = {
     description: 'Repeated phrase mass (chars) in the recent visible-text window that trips the phrase-pool rule; 0 turns it off for text.',
   },
   // Ratios over a recent window, not the whole call, so a long productive prefix cannot hide a pool.
+  // Memory: the window is kept as one entry per unit, at most max(poolWindowChars, poolWindowUnits).
   poolWindowChars: {
     default: 1024, min: 64, max: 65536, integer: true,
     description: 'Size (chars of normalised units) of the recent reasoning/text window the phrase-pool ratios are measured over.',
+  },
+  // A pool is only evidence once each unit has been seen 4 times (poolMinConcentration), so the window
+  // must hold 4 × K sightings of a K-unit pool whatever the units' length: the e2e's 5-sentence pool of
+  // ~52-char lines needs 20, and 1,024 chars held only ~19 (it tripped 7,453 chars in, by chance).
+  // 32 covers pools of up to 8 distinct units of any length (and more of short units, which 1,024
+  // chars already hold). It is the floor the corpus allows: at 36, napi.h's
+  // overload lists (10–11 distinct lines, a fixed skeleton with varying slots, concentration 3.7–4.0
+  // over 37–44 lines) trip; at 32 nothing does. The tool side keeps its 8 KiB char window (files' lines repeat legitimately).
+  poolWindowUnits: {
+    default: 32, min: 1, max: 4096, integer: true,
+    description: 'The recent reasoning/text window of the phrase-pool rule also reaches back at least this many units (lines or sentences), so a pool of long sentences fits in it.',
   },
   // Config files, CSV and generated tables repeat many lines; the tool side wants a bigger, purer pool.
   toolPoolMinRepeatedChars: {
@@ -99,7 +111,7 @@ export const DETECTOR_SETTINGS = {
   // Sightings per distinct unit: real pools measured 7.2–23 in the seed, a block quoted twice
   // (before/after) 1.4–2.5; 4 sits between with ~1.6× margin each side.
   // A 26-phrase pool (the seed's visible-text vocabulary) only reaches ~4 inside 1,024 chars, so 4 is
-  // also the ceiling for reasoning and text.
+  // also the ceiling for reasoning and text. It sets the latency: a pool of K units needs 4 × K sightings.
   poolMinConcentration: {
     default: 4, min: 0, max: 1000, integer: false,
     description: 'Average sightings per distinct unit in the reasoning/text window (a block quoted twice gives ~2; a pool 4+).',

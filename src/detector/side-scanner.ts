@@ -48,6 +48,7 @@ export class SideScanner {
       minRepeatedChars: tool ? config.toolPoolMinRepeatedChars
         : reasoning ? config.reasoningPoolMinRepeatedChars : config.textPoolMinRepeatedChars,
       windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
+      windowUnits: tool ? 1 : config.poolWindowUnits,
       minCoverage: config.poolMinCoverage,
       minConcentration: tool ? config.toolPoolMinConcentration : config.poolMinConcentration,
     })
