@@ -26,8 +26,11 @@
 // block quoted three times. A pool whose 4K sightings fit neither in `windowUnits` units nor in
 // `windowChars` chars (more than 8 distinct units longer than 1,024 / 4K chars with the defaults) is
 // beyond this rule: a larger floor trips on overload lists in real headers (settings.ts).
-// `loopStart` is the first unit of the longest passing stretch that is sighted again, which is where
-// the pool began, or the oldest unit of it the window still holds when it began earlier.
+// `loopStart` is the first unit of the longest passing stretch that is sighted again. That is where the
+// pool began: a pool's ratios grow as it goes on, so the stretch from its first unit passes as soon as
+// any does, and it is still in the window then (the window holds the 4K sightings it needs). The
+// earliest offset the rule can vouch for is the window's oldest unit; a looser lead-in (a wider
+// vocabulary narrowing to a pool) is not vouched for: `loopStart` is then where the ratios begin to hold.
 //
 // Units are read as runs of tokens (tokenizer.ts) and kept as a hash of their tokens plus their
 // length, so a long line costs O(1) per char and nothing is kept beyond the window's units. The

@@ -15,12 +15,14 @@ export interface Trip {
   /**
    * How much text is actual repetition, not the call's length: for cycle, token-period and
    * identical-chunks the stretch from `loopStart` to where the rule verified it; for phrase-pool the
-   * repeated units' mass in the window (Σ (sightings − 1) × length).
+   * repeated units' mass from `loopStart` on (Σ (sightings − 1) × length).
    */
   readonly repeatedChars: number
   /**
-   * UTF-16 offset in that side's text where the repeated stretch begins. One copy of the repeated
-   * material stays before it, so `text.slice(0, loopStart)` still shows what the model kept saying.
+   * UTF-16 offset in that side's text where the repeated stretch begins, within one period of where
+   * the loop began. For cycle, token-period and identical-chunks one copy of the repeated material
+   * stays before it, so `text.slice(0, loopStart)` still shows what the model kept saying; for
+   * phrase-pool (a vocabulary, not one copy) it is the pool's first unit.
    */
   readonly loopStart: number
 }
