@@ -138,14 +138,13 @@ grep -q '^# == .*dsh-loop-breaker' "$work/row-installed.txt" ||
 
 # ── 3. a user patch tunes a threshold ───────────────────────────────────────────────────────────────
 step "3. the profile's cordis.patch.yml changes a threshold; the dump reflects it"
-# A wider phrase-pool window for loops of long sentences: five ~50-character sentences give fewer than
-# 4 sightings per sentence in the default 1,024-character window, so the defaults cut this loop late;
-# in 2,048 characters the rule sees the pool, and the repeated mass it needs grows with the window. The
-# live cut then lands where the defaults would not cut, and step 5 checks that the analyzer agrees with
-# the live plugin only when given the same layers: the values reached the running plugin, not only the
-# dump.
+# A more patient phrase-pool rule (a user whose model restates its plan at length on purpose): it wants
+# 1,536 repeated characters, in a 2,048-character window, before it cuts. The defaults cut this loop of
+# five ~50-character sentences 1,169 characters in; these values cut it at 1,929. The live cut then
+# lands where the defaults would not cut, and step 5 checks that the analyzer agrees with the live
+# plugin only when given the same layers: the values reached the running plugin, not only the dump.
 cat >"$profile_dir/cordis.patch.yml" <<'EOF'
-# Your patch layer for this dsh profile: a wider phrase-pool window, for loops of long sentences.
+# Your patch layer for this dsh profile: a more patient phrase-pool rule (more repeated text before a cut).
 - id: loop-breaker
   config:
     poolWindowChars: 2048
