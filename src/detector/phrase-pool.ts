@@ -150,10 +150,9 @@ export class PhrasePoolRule implements TokenReader {
    * Measures the three ratios over every stretch from a unit of the window to the newest one, newest
    * first. A stretch counts when it spans at least `windowChars` (no stretch shorter than the window
    * the thresholds were calibrated on can pass on its own) or starts at the window's oldest unit; the
-   * longest passing one gives `loopStart`: its first unit sighted again, which is where the pool began
-   * (or, when it began before the window, the oldest unit of it the window still holds). A stretch
-   * longer than repeatedMass / minCoverage cannot pass, so the walk stops there: in normal text
-   * that is a few units.
+   * longest passing one gives `loopStart`: its first unit sighted again (see the file's header). A
+   * stretch longer than repeatedMass / minCoverage cannot pass, so the walk stops there: in normal
+   * text that is a few units.
    */
   private verdict(verifiedAt: number): Finding | undefined {
     const { minRepeatedChars, minCoverage, minConcentration, windowChars } = this.thresholds
@@ -166,7 +165,8 @@ export class PhrasePoolRule implements TokenReader {
     let sightings = 0
     let distinct = 0
     let firstSightedAgain = NONE
-    let found: Finding | undefined
+    let loopStartUnit = NONE
+    let loopRepeated = 0
     for (let i = this.keys.length - 1; i >= head; i--) {
       chars += lengths[i]
       if (chars > longest) break
@@ -180,9 +180,11 @@ export class PhrasePoolRule implements TokenReader {
       }
       if ((chars >= windowChars || i === head) && repeated >= minRepeatedChars
         && repeated >= minCoverage * chars && sightings >= minConcentration * distinct) {
-        found = { rule: 'phrase-pool', loopStart: this.starts[firstSightedAgain], repeatedChars: repeated, verifiedAt }
+        loopStartUnit = firstSightedAgain
+        loopRepeated = repeated
       }
     }
-    return found
+    if (loopStartUnit === NONE) return undefined
+    return { rule: 'phrase-pool', loopStart: this.starts[loopStartUnit], repeatedChars: loopRepeated, verifiedAt }
   }
 }
