@@ -3,23 +3,27 @@
 // reported once `maxThinkingSteps` stalled calls accumulate in a row, then the count restarts so a
 // stubborn stall is reported again after another N. Calls with reasoning shorter than
 // `minReasoningChars` (a quick "OK, next") neither count nor reset: they are not evidence either way.
-// Restatement is the share of the call's distinct character 4-grams already present in the previous
-// long call's reasoning; 4-grams are hashed to 32 bits (a collision inflates the share by < 1e-4 at
-// 100k distinct 4-grams), which keeps the remembered set compact.
+// Restatement is the share of the distinct character 4-grams of the call's last `callJudgeWindowChars`
+// chars of reasoning already present in the same window of the previous long call; 4-grams are hashed
+// to 32 bits (a collision inflates the share by < 1e-4 at 100k distinct 4-grams), which keeps the
+// remembered set compact. The window bounds time and memory whatever a call's length, so a caller may
+// hand over only the reasoning's tail with its full length.
 
 import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
 import type { StallReason } from './types.ts'
 
 export interface CallObservation {
-  /** The call's full reasoning text. */
+  /** The call's reasoning: all of it, or at least its last `callJudgeWindowChars` chars. */
   readonly reasoning: string
+  /** The length of the call's whole reasoning when `reasoning` is only its tail (default: `reasoning.length`). */
+  readonly reasoningLength?: number
   /** Whether the call produced visible text or a tool call. */
   readonly hasOutput: boolean
 }
 
-function distinctFourGrams(text: string): Set<number> {
+function distinctFourGrams(text: string, from: number): Set<number> {
   const grams = new Set<number>()
-  for (let i = 0; i + 4 <= text.length; i++) {
+  for (let i = from; i + 4 <= text.length; i++) {
     let hash = 0x811c9dc5
     for (let j = i; j < i + 4; j++) hash = Math.imul(hash ^ text.charCodeAt(j), 0x01000193)
     grams.add(hash >>> 0)
@@ -44,9 +48,10 @@ export class CallJudge {
   }
 
   observe(call: CallObservation): StallReason | undefined {
-    const { maxThinkingSteps, minReasoningChars, similarityThreshold } = this.config
-    if (maxThinkingSteps === 0 || call.reasoning.length < minReasoningChars) return undefined
-    const grams = distinctFourGrams(call.reasoning)
+    const { maxThinkingSteps, minReasoningChars, similarityThreshold, callJudgeWindowChars } = this.config
+    const length = call.reasoningLength ?? call.reasoning.length
+    if (maxThinkingSteps === 0 || length < minReasoningChars) return undefined
+    const grams = distinctFourGrams(call.reasoning, Math.max(call.reasoning.length - callJudgeWindowChars, 0))
     const restated = similarityThreshold > 0 && this.previousGrams !== undefined
       && containment(grams, this.previousGrams) >= similarityThreshold
     this.previousGrams = grams

@@ -168,6 +168,15 @@ export const DETECTOR_SETTINGS = {
     default: 0.8, min: 0, max: 1, integer: false,
     description: 'Share of a call\'s distinct character 4-grams found in the previous call\'s reasoning that makes it a restatement; 0 turns restatement detection off.',
   },
+  // A bound on the judge's memory and time: it used to hash every 4-gram of a call's reasoning and keep
+  // all of the previous call's (a 2 MB reasoning: ~100 ms and a set of every distinct 4-gram, per
+  // agent). A restating call re-derives what it just wrote, which shows in its latest reasoning, so the
+  // last N chars of each call are compared. 16,384 = 8 × minReasoningChars: every call up to 16k chars
+  // is still compared whole, exactly as before; the remembered set holds at most N 4-grams.
+  callJudgeWindowChars: {
+    default: 16384, min: 64, max: 1048576, integer: true,
+    description: 'Restatement is measured between the last this-many chars of each long call\'s reasoning (minReasoningChars still counts the whole reasoning); bounds the judge\'s memory and time.',
+  },
 
   // ── cross-step repeat (StepJudge) ──────────────────────────────────────────────────────────────────
   maxRepeatedSteps: {

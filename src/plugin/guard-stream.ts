@@ -8,7 +8,7 @@
  */
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
 import type { Trip } from '../detector/index.ts'
-import { OpenBlocks, sideOfDelta } from './open-blocks.ts'
+import { OpenBlocks, deltaText, sideOfDelta } from './open-blocks.ts'
 import type { TrimMarker } from './open-blocks.ts'
 
 /** The part of a detector the wrapper uses (the real one is the detector's `StreamDetector`). */
@@ -16,9 +16,16 @@ export interface CallDetector {
   push(side: Trip['side'], delta: string): Trip | undefined
 }
 
-/** A call that ended by itself, assembled from its `block-end`s, for the cross-call and cross-step judges. */
+/**
+ * What the cross-call and cross-step judges need of a call that ended by itself, assembled from its
+ * `block-end`s and bounded whatever the call's length: the judges never see more than this.
+ */
 export interface CompletedCall {
+  /** The last `reasoningTailChars` chars of the call's reasoning (all of it when shorter). */
   reasoning: string
+  /** The length of the call's whole reasoning. */
+  reasoningLength: number
+  /** The head of the call's visible text that fixes its StepJudge identity (all of it when shorter). */
   text: string
   toolCalls: Array<{ name: string; arguments: string }>
 }
@@ -35,6 +42,8 @@ export interface GuardHooks {
    */
   onComplete(call: CompletedCall): (() => void) | undefined
   marker: TrimMarker
+  /** How much of the reasoning's end `onComplete` receives (the cross-call judge's window). */
+  reasoningTailChars: number
   /** Fail-open report, when observing or reacting throws; after an observing failure the call is only passed through. */
   onFailure(error: unknown): void
 }
@@ -49,7 +58,8 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHooks): AsyncIterableIterator<StreamChunk> {
   const iterator = upstream[Symbol.asyncIterator]()
   const blocks = new OpenBlocks()
-  const completed: CompletedCall = { reasoning: '', text: '', toolCalls: [] }
+  const completed: CompletedCall = { reasoning: '', reasoningLength: 0, text: '', toolCalls: [] }
+  let textHeadComplete = false
   let watching = true
   let upstreamDone = false
   let finished = false
@@ -122,16 +132,17 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
    * trip on every later delta, so the cut happens at the first delta after that block closed.
    */
   function observe(chunk: StreamChunk) {
-    const delta = sideOfDelta(chunk)
-    blocks.observe(chunk, delta)
+    const side = sideOfDelta(chunk)
+    const text = side === undefined ? '' : deltaText(chunk)
+    blocks.observe(chunk, side, text)
     if (chunk.type === 'block-end') collect(chunk.block)
     if (chunk.type === 'finish') {
       watching = false
       if (chunk.reason.kind !== 'error' && chunk.reason.kind !== 'aborted') after = hooks.onComplete(completed)
       return undefined
     }
-    if (delta === undefined || delta.text.length === 0) return undefined
-    const trip = hooks.detector.push(delta.side, delta.text)
+    if (side === undefined || text.length === 0) return undefined
+    const trip = hooks.detector.push(side, text)
     if (trip === undefined || !blocks.closable()) return undefined
     watching = false
     const decision = hooks.onTrip(trip)
@@ -139,9 +150,17 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
   }
 
   function collect(block: any) {
-    if (block.type === 'reasoning') completed.reasoning += block.text
-    else if (block.type === 'text') completed.text += block.text
-    else if (block.type === 'tool-call') completed.toolCalls.push({ name: block.name, arguments: block.arguments })
+    if (block.type === 'reasoning') {
+      completed.reasoningLength += block.text.length
+      completed.reasoning = appendTail(completed.reasoning, block.text, hooks.reasoningTailChars)
+    } else if (block.type === 'text') {
+      if (textHeadComplete) return
+      const end = stepTextEnd(completed.text + block.text)
+      textHeadComplete = end !== undefined
+      completed.text = end === undefined ? completed.text + block.text : detached((completed.text + block.text).slice(0, end))
+    } else if (block.type === 'tool-call') {
+      completed.toolCalls.push({ name: block.name, arguments: block.arguments })
+    }
   }
 
   /** Stop the provider request without waiting on it: a slow or failing close must not hold the cut. */
@@ -153,4 +172,36 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
       // A synchronous throw from return() leaves nothing to close.
     }
   }
+}
+
+/**
+ * The StepJudge identifies a step by the first 200 chars of its normalised text (trimmed, lower-cased,
+ * white space collapsed, a filler opening of at most 7 chars dropped). Each normalised char but a
+ * collapsed space comes from one non-white-space char, so a head holding 256 of them fixes those 200
+ * chars whatever the white space, with margin for a case mapping that looks at the next char.
+ */
+const STEP_TEXT_NON_WHITESPACE = 256
+
+/** Where the head of `text` that fixes its step identity ends, or undefined when all of it is needed. */
+function stepTextEnd(text: string): number | undefined {
+  let seen = 0
+  for (let i = 0; i < text.length; i++) {
+    if (!/\s/.test(text[i]!) && ++seen === STEP_TEXT_NON_WHITESPACE) return i + 1
+  }
+  return undefined
+}
+
+/** The last `chars` chars of `kept + more`, without concatenating a long `more` first. */
+function appendTail(kept: string, more: string, chars: number): string {
+  if (more.length >= chars) return detached(more.slice(more.length - chars))
+  const joined = kept + more
+  return joined.length <= chars ? joined : detached(joined.slice(joined.length - chars))
+}
+
+/**
+ * A copy of `text` that does not pin the string it was sliced from (V8 slices share their parent's
+ * storage, which would keep the whole reasoning alive): slicing a concatenation flattens it first.
+ */
+function detached(text: string): string {
+  return ` ${text}`.slice(1)
 }

@@ -127,6 +127,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return guardStream(next(), {
       detector,
       marker: (removedChars) => trimMarker(resolveLocale(ctx as any), removedChars),
+      reasoningTailChars: resolved.detector.callJudgeWindowChars,
       onTrip: (trip) => onTrip(agent, state, trip),
       onComplete: (call) => onComplete(agent, state, call),
       onFailure: (error) => failOpen(agent, error),
@@ -157,7 +158,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
 
   function onComplete(agent: any, state: AgentState, call: CompletedCall): (() => void) | undefined {
     const hasOutput = call.text.trim() !== '' || call.toolCalls.length > 0
-    const stall = state.callJudge.observe({ reasoning: call.reasoning, hasOutput })
+    const stall = state.callJudge.observe({ reasoning: call.reasoning, reasoningLength: call.reasoningLength, hasOutput })
     const repeat = state.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls })
     const finding: Extract<Finding, { kind: 'stall' }> | undefined = stall !== undefined
       ? { kind: 'stall', judge: 'call', reason: stall }

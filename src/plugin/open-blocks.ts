@@ -29,12 +29,23 @@ export type TrimMarker = (removedChars: number) => string
 
 const SIDE_OF_BLOCK: Record<string, Side> = { reasoning: 'reasoning', text: 'text', 'tool-call': 'tool' }
 
-export function sideOfDelta(chunk: StreamChunk): { side: Side; text: string } | undefined {
+/** The side a delta chunk feeds, or undefined for any other chunk. */
+export function sideOfDelta(chunk: StreamChunk): Side | undefined {
   switch (chunk.type) {
-    case 'reasoning-delta': return { side: 'reasoning', text: chunk.text }
-    case 'text-delta': return { side: 'text', text: chunk.text }
-    case 'tool-call-delta': return { side: 'tool', text: chunk.argumentsDelta }
+    case 'reasoning-delta': return 'reasoning'
+    case 'text-delta': return 'text'
+    case 'tool-call-delta': return 'tool'
     default: return undefined
+  }
+}
+
+/** The text a delta chunk adds to its side (a tool call's arguments delta); '' for any other chunk. */
+export function deltaText(chunk: StreamChunk): string {
+  switch (chunk.type) {
+    case 'reasoning-delta':
+    case 'text-delta': return chunk.text
+    case 'tool-call-delta': return chunk.argumentsDelta
+    default: return ''
   }
 }
 
@@ -43,10 +54,10 @@ export class OpenBlocks {
   private readonly sideLength: Record<Side, number> = { reasoning: 0, text: 0, tool: 0 }
 
   /**
-   * Track one chunk the call passed through (call it for every chunk, in stream order); `delta` is
-   * `sideOfDelta(chunk)`, computed once by the caller.
+   * Track one chunk the call passed through (call it for every chunk, in stream order); `side` and
+   * `text` are `sideOfDelta(chunk)` and `deltaText(chunk)`, computed once by the caller.
    */
-  observe(chunk: StreamChunk, delta: { side: Side; text: string } | undefined): void {
+  observe(chunk: StreamChunk, side: Side | undefined, text: string): void {
     switch (chunk.type) {
       case 'block-start':
         this.open.set(chunk.index, {
@@ -63,21 +74,21 @@ export class OpenBlocks {
       case 'reasoning-delta':
       case 'text-delta':
       case 'tool-call-delta': {
-        if (delta === undefined) return
+        if (side === undefined) return
         const block = this.open.get(chunk.index)
-        const sideStart = this.sideLength[delta.side]
-        this.sideLength[delta.side] += delta.text.length
+        const sideStart = this.sideLength[side]
+        this.sideLength[side] += text.length
         if (block === undefined) return
         // Providers name the call on its first delta, whose arguments are usually empty.
         if (chunk.type === 'tool-call-delta') {
           block.toolCallId = chunk.id
           if (chunk.name) block.toolName = chunk.name
         }
-        if (delta.text.length === 0) return
-        block.text += delta.text
-        const last = block.segments.at(-1)
-        if (last !== undefined && last.sideStart + last.length === sideStart) last.length += delta.text.length
-        else block.segments.push({ sideStart, length: delta.text.length })
+        if (text.length === 0) return
+        block.text += text
+        const last = block.segments[block.segments.length - 1]
+        if (last !== undefined && last.sideStart + last.length === sideStart) last.length += text.length
+        else block.segments.push({ sideStart, length: text.length })
         return
       }
       default:
