@@ -1,7 +1,8 @@
 // Detector cost on real text: throughput on the node_modules corpus streamed in 3-char deltas, as a
 // ratio to the floor of merely concatenating the same deltas (target ≥ 1/15), and heap growth after
 // 64 Mi chars through one StreamDetector (target < 2 MiB; run with --expose-gc, as bench/run.mjs does).
-// Prints both figures and exits non-zero when a target is missed.
+// Prints both figures; a missed target sets exit code 3 (see bench/run.mjs). A trip in the heap run is a
+// false positive on normal text, not a missed target: it fails the bench (exit 1).
 
 import { StreamDetector } from '../lib/detector.js'
 import { loadCorpus } from '../test/fixtures/detector/corpus.mjs'
@@ -95,9 +96,9 @@ globalThis.gc()
 const growth = process.memoryUsage().heapUsed - before
 console.log(`heap growth after ${(pushed / 1048576).toFixed(0)} Mi chars through one detector: ${(growth / 1048576).toFixed(2)} MiB`)
 
-const failures = []
-if (slowestRatio < 1 / 15) failures.push(`throughput 1/${(1 / slowestRatio).toFixed(1)} of the floor is below the 1/15 target`)
-if (tripped) failures.push(`the heap run tripped (${tripped.rule} at ${tripped.at}), so it did not push 64 Mi chars`)
-if (growth >= 2 * 1048576) failures.push(`heap growth ${(growth / 1048576).toFixed(2)} MiB is not under 2 MiB`)
-for (const failure of failures) console.log(`FAIL: ${failure}`)
-process.exit(failures.length ? 1 : 0)
+if (tripped) throw new Error(`the heap run tripped (${tripped.rule} at ${tripped.at}) on normal text, so it did not push 64 Mi chars`)
+const missed = []
+if (slowestRatio < 1 / 15) missed.push(`throughput 1/${(1 / slowestRatio).toFixed(1)} of the floor is below the 1/15 target`)
+if (growth >= 2 * 1048576) missed.push(`heap growth ${(growth / 1048576).toFixed(2)} MiB is not under 2 MiB`)
+for (const target of missed) console.log(`MISSED: ${target}`)
+if (missed.length > 0) process.exitCode = 3

@@ -1,7 +1,8 @@
 // Session analyzer throughput and memory on a generated >= 100 MB session log, against the floor of
 // "decompress and JSON.parse every line". Run by `npm run bench` (after the build) or alone:
 //   node bench/session.bench.mjs
-// Targets (issue 4): analyzer time <= 2x the floor; peak RSS <= 256 MB whatever the file size.
+// Targets (issue 4): analyzer time <= 2x the floor; peak RSS <= 256 MB whatever the file size; a missed
+// target sets exit code 3 (see bench/run.mjs).
 // Each measurement runs in its own Node process so that its peak RSS is its own. BENCH_MB=<n> sets
 // the log size (default 100); `--generate <file>` only writes the log, to try the tools on it.
 //
@@ -60,6 +61,8 @@ async function main() {
     console.log(failed.length === 0
       ? '\ntargets met: analyzer <= 2x the floor, peak RSS <= 256 MB'
       : `\ntargets missed on: ${failed.map((row) => row.name).join(', ')}`)
+    // 3 = a target missed, figures printed (bench/run.mjs reports it; any other non-zero status is a crash).
+    if (failed.length > 0) process.exitCode = 3
   } finally {
     for (const path of [plain, zstd]) if (existsSync(path)) unlinkSync(path)
   }
