@@ -65,4 +65,41 @@ describe('CallJudge', () => {
     const same = reshuffled(SEED_POOL_EN, '\n', long + 500, 1)
     for (let i = 0; i < 6; i++) expect(noRestatement.observe({ reasoning: same, hasOutput: true })).toBeUndefined()
   })
+
+  it('measures restatement on the last callJudgeWindowChars chars of each call', () => {
+    const window = DEFAULT_CONFIG.callJudgeWindowChars
+    const restated = (n: number) => reshuffled(SEED_POOL_EN, '\n', window, n)
+    // Fresh material longer than the window, then a restatement of the previous call: judged on its tail.
+    const freshThenRestated = (n: number) => `${readmes.slice(7 * n, 7 * n + 7).join('\n')}\n${restated(n)}`
+    expect(freshThenRestated(0).length).toBeGreaterThan(2 * window)
+    const judge = new CallJudge()
+    const verdicts = [0, 1, 2, 3].map((n) => judge.observe({ reasoning: freshThenRestated(n), hasOutput: true }))
+    expect(verdicts).toEqual([undefined, undefined, undefined, 'repeated-material'])
+    // The same calls compared whole are not restatements: the fresh material outweighs the pool.
+    const whole = new CallJudge({ callJudgeWindowChars: 1048576 })
+    for (let n = 0; n < 4; n++) expect(whole.observe({ reasoning: freshThenRestated(n), hasOutput: true })).toBeUndefined()
+  })
+
+  it('gives the same verdicts on a tail with the full length as on the whole reasoning', () => {
+    const window = 4096
+    // Pool-tailed calls restate each other on their tails; the fresh call in the middle resets the count.
+    const calls = Array.from({ length: 8 }, (_, n) => n === 4
+      ? { reasoning: readmes.slice(10, 14).join('\n'), hasOutput: true }
+      : { reasoning: `${readmes[n]}\n${reshuffled(SEED_POOL_EN, '\n', window + 1000, n)}`, hasOutput: n % 2 === 0 })
+    const onWhole = new CallJudge({ callJudgeWindowChars: window })
+    const onTail = new CallJudge({ callJudgeWindowChars: window })
+    const verdicts = calls.map((call) => onWhole.observe(call))
+    expect(verdicts.some((verdict) => verdict !== undefined)).toBe(true)
+    expect(calls.map(({ reasoning, hasOutput }) =>
+      onTail.observe({ reasoning: reasoning.slice(-window), reasoningLength: reasoning.length, hasOutput }))).toEqual(verdicts)
+  })
+
+  it('counts minReasoningChars on the whole reasoning length, not on the tail it is given', () => {
+    const tail = (n: number) => fresh(n).slice(0, 100)
+    const counted = new CallJudge()
+    expect([0, 1, 2].map((n) => counted.observe({ reasoning: tail(n), reasoningLength: long, hasOutput: false })))
+      .toEqual([undefined, undefined, 'reasoning-only'])
+    const short = new CallJudge()
+    for (let n = 0; n < 4; n++) expect(short.observe({ reasoning: tail(n), reasoningLength: long - 1, hasOutput: false })).toBeUndefined()
+  })
 })
