@@ -155,9 +155,11 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
       completed.reasoning = appendTail(completed.reasoning, block.text, hooks.reasoningTailChars)
     } else if (block.type === 'text') {
       if (textHeadComplete) return
-      const end = stepTextEnd(completed.text + block.text)
+      const joined = completed.text + block.text
+      const end = stepTextEnd(joined)
       textHeadComplete = end !== undefined
-      completed.text = end === undefined ? completed.text + block.text : detached((completed.text + block.text).slice(0, end))
+      // The StepJudge collapses white space runs anyway; collapsing them here bounds the head.
+      completed.text = (end === undefined ? joined : joined.slice(0, end)).replace(WHITE_SPACE_RUN, ' ')
     } else if (block.type === 'tool-call') {
       completed.toolCalls.push({ name: block.name, arguments: block.arguments })
     }
@@ -178,15 +180,19 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
  * The StepJudge identifies a step by the first 200 chars of its normalised text (trimmed, lower-cased,
  * white space collapsed, a filler opening of at most 7 chars dropped). Each normalised char but a
  * collapsed space comes from one non-white-space char, so a head holding 256 of them fixes those 200
- * chars whatever the white space, with margin for a case mapping that looks at the next char.
+ * chars whatever the white space, with margin for a case mapping that looks at the next char; so the
+ * head is bounded: at most 256 such chars, and white space runs collapsed until it holds them.
  */
 const STEP_TEXT_NON_WHITESPACE = 256
 
+const NON_WHITE_SPACE = /\S/g
+const WHITE_SPACE_RUN = /\s+/g
+
 /** Where the head of `text` that fixes its step identity ends, or undefined when all of it is needed. */
 function stepTextEnd(text: string): number | undefined {
-  let seen = 0
-  for (let i = 0; i < text.length; i++) {
-    if (!/\s/.test(text[i]!) && ++seen === STEP_TEXT_NON_WHITESPACE) return i + 1
+  NON_WHITE_SPACE.lastIndex = 0
+  for (let seen = 1; NON_WHITE_SPACE.exec(text) !== null; seen++) {
+    if (seen === STEP_TEXT_NON_WHITESPACE) return NON_WHITE_SPACE.lastIndex
   }
   return undefined
 }

@@ -69,6 +69,14 @@ describe('guardStream hands the judges a bounded summary of a completed call', (
     expect(done.reasoningLength).toBe(blocks.join('').length)
   })
 
+  it('bounds the text head even when white space fills it', async () => {
+    const text = `${' \n'.repeat(300_000)}Done: ${'\t '.repeat(200_000)}the patch is applied and the tests pass. ${productiveProse(3000, 'en', 9)}`
+    // An odd delta size: consecutive deltas of the white space differ, so no identical-chunks trip.
+    const done = await completedCall(call([{ type: 'text', text }], 4093))
+    expect(done.text.length).toBeLessThanOrEqual(2 * 256 + 1)
+    expect(stepSignature({ text: done.text, toolCalls: [] })).toBe(stepSignature({ text, toolCalls: [] }))
+  })
+
   // Random text, not a loop: the detector does not trip on it, so every call completes.
   it('gives the StepJudge the identity and the judge the output verdict of the whole text, whatever the white space and blocks', async () => {
     const piece = fc.oneof(
