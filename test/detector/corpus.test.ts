@@ -5,7 +5,8 @@ import { writeArguments } from '../fixtures/detector/loops.mjs'
 
 // Real third-party text nobody here wrote (see test/fixtures/detector/corpus.mjs), fed to every side
 // in deltas of 1–16 chars whose sizes vary per document. Zero trips is the requirement: the seed's
-// rules tripped on ~0.6 % of such files. (The installed packages ship no CSS file of that size.)
+// rules tripped on ~0.6 % of such files. highlight.js is a devDependency for this corpus alone: its
+// ~200 theme stylesheets are the CSS the other installed packages do not ship.
 const documents = loadCorpus()
 
 function trips(side: Side, asToolArguments = false) {
@@ -27,11 +28,11 @@ function trips(side: Side, asToolArguments = false) {
 }
 
 describe('corpus of real normal text', () => {
-  it('holds at least 2,000 documents of at least 1,500 chars, of every kind', () => {
-    expect(documents.length).toBeGreaterThanOrEqual(2000)
+  it('holds at least 2,000 files of at least 1,500 chars, of every kind', () => {
+    expect(new Set(documents.map((document) => document.file)).size).toBeGreaterThanOrEqual(2000)
     expect(documents.every((document) => document.text.length >= 1500)).toBe(true)
     const kinds = new Set(documents.map((document) => document.file.replace(/^.*\.(?=[^./]+$)/, '')))
-    for (const kind of ['md', 'js', 'ts', 'json', 'yml', 'map', 'cjs', 'mjs', 'cc', 'h']) expect(kinds, kind).toContain(kind)
+    for (const kind of ['md', 'js', 'ts', 'json', 'yml', 'map', 'cjs', 'mjs', 'cc', 'h', 'css']) expect(kinds, kind).toContain(kind)
   })
 
   it.each(['reasoning', 'text', 'tool'] as const)('never trips on the %s side', (side) => {
