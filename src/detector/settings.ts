@@ -199,7 +199,8 @@ export const DEFAULT_CONFIG: DetectorConfig = Object.freeze(
   Object.fromEntries(SETTING_NAMES.map((name) => [name, DETECTOR_SETTINGS[name].default])) as DetectorConfig,
 )
 
-function fail(field: string, requirement: string, value: unknown): never {
+/** The one shape of a configuration error, shared with the plugin's reaction settings. */
+export function failSetting(field: string, requirement: string, value: unknown): never {
   const shown = typeof value === 'string' ? JSON.stringify(value) : String(value)
   throw new Error(`loop-breaker: ${field} must be ${requirement} (got ${shown})`)
 }
@@ -207,35 +208,35 @@ function fail(field: string, requirement: string, value: unknown): never {
 /** Fills defaults and validates; throws `loop-breaker: <field> must be ... (got <value>)`. */
 export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): DetectorConfig {
   if (partial === undefined) return DEFAULT_CONFIG
-  if (partial === null || typeof partial !== 'object') fail('detector config', 'an object', partial)
+  if (partial === null || typeof partial !== 'object') failSetting('detector config', 'an object', partial)
   for (const field of Object.keys(partial)) {
-    if (!Object.hasOwn(DETECTOR_SETTINGS, field)) fail(field, `one of the detector settings (${SETTING_NAMES.join(', ')})`, field)
+    if (!Object.hasOwn(DETECTOR_SETTINGS, field)) failSetting(field, `one of the detector settings (${SETTING_NAMES.join(', ')})`, field)
   }
   const resolved = { ...DEFAULT_CONFIG } as { -readonly [K in DetectorSettingName]: number }
   for (const name of SETTING_NAMES) {
     const value: unknown = (partial as Record<string, unknown>)[name]
     if (value === undefined) continue
     const setting: DetectorSetting = DETECTOR_SETTINGS[name]
-    if (typeof value !== 'number' || !Number.isFinite(value)) fail(name, 'a finite number', value)
-    if (setting.integer && !Number.isInteger(value)) fail(name, 'an integer', value)
-    if (value < setting.min) fail(name, `at least ${setting.min}`, value)
-    if (setting.max !== undefined && value > setting.max) fail(name, `at most ${setting.max}`, value)
+    if (typeof value !== 'number' || !Number.isFinite(value)) failSetting(name, 'a finite number', value)
+    if (setting.integer && !Number.isInteger(value)) failSetting(name, 'an integer', value)
+    if (value < setting.min) failSetting(name, `at least ${setting.min}`, value)
+    if (setting.max !== undefined && value > setting.max) failSetting(name, `at most ${setting.max}`, value)
     resolved[name] = value
   }
   // Combinations under which a rule could never trip are configuration mistakes, not silent no-ops.
   if (resolved.reasoningPoolMinRepeatedChars > resolved.poolWindowChars)
-    fail('reasoningPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.reasoningPoolMinRepeatedChars)
+    failSetting('reasoningPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.reasoningPoolMinRepeatedChars)
   if (resolved.textPoolMinRepeatedChars > resolved.poolWindowChars)
-    fail('textPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.textPoolMinRepeatedChars)
+    failSetting('textPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.textPoolMinRepeatedChars)
   if (resolved.toolPoolMinRepeatedChars > resolved.toolPoolWindowChars)
-    fail('toolPoolMinRepeatedChars', `0 or at most toolPoolWindowChars (${resolved.toolPoolWindowChars})`, resolved.toolPoolMinRepeatedChars)
+    failSetting('toolPoolMinRepeatedChars', `0 or at most toolPoolWindowChars (${resolved.toolPoolWindowChars})`, resolved.toolPoolMinRepeatedChars)
   for (const name of ['tokenPeriodMinRepeats', 'toolTokenPeriodMinRepeats', 'maxIdenticalChunks', 'toolMaxIdenticalChunks'] as const) {
-    if (resolved[name] === 1) fail(name, '0 (off) or at least 2', 1)
+    if (resolved[name] === 1) failSetting(name, '0 (off) or at least 2', 1)
   }
   if (resolved.tokenPeriodMinDistinct > resolved.tokenPeriodMaxBlock)
-    fail('tokenPeriodMinDistinct', `at most tokenPeriodMaxBlock (${resolved.tokenPeriodMaxBlock})`, resolved.tokenPeriodMinDistinct)
-  if (resolved.maxRepeatedSteps === 1) fail('maxRepeatedSteps', '0 (off) or at least 2', 1)
+    failSetting('tokenPeriodMinDistinct', `at most tokenPeriodMaxBlock (${resolved.tokenPeriodMaxBlock})`, resolved.tokenPeriodMinDistinct)
+  if (resolved.maxRepeatedSteps === 1) failSetting('maxRepeatedSteps', '0 (off) or at least 2', 1)
   if (resolved.maxAlternatingSteps > 0 && resolved.maxAlternatingSteps < 4)
-    fail('maxAlternatingSteps', '0 (off) or at least 4', resolved.maxAlternatingSteps)
+    failSetting('maxAlternatingSteps', '0 (off) or at least 4', resolved.maxAlternatingSteps)
   return Object.freeze(resolved)
 }

@@ -5,6 +5,7 @@
  */
 import Schema from '@deepseek-ai/schemastery'
 import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
+import { failSetting } from '../detector/settings.ts'
 import type { DetectorConfig, DetectorSettingName } from '../detector/index.ts'
 import type { EscalateMode, EscalationSettings } from './escalation.ts'
 
@@ -78,17 +79,13 @@ export const Config: Schema<Config> = Schema.object({
     .description('Record every reaction as a durable loop-breaker/* session event (DSH rc.8 cannot resume a session holding them).'),
 }) as Schema<Config>
 
-function fail(field: string, requirement: string, value: unknown): never {
-  throw new Error(`loop-breaker: ${field} must be ${requirement} (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`)
-}
-
 function positiveInteger(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) fail(field, 'an integer >= 1', value)
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) failSetting(field, 'an integer >= 1', value)
   return value
 }
 
 function flag(field: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') fail(field, 'true or false', value)
+  if (typeof value !== 'boolean') failSetting(field, 'true or false', value)
   return value
 }
 
@@ -100,10 +97,10 @@ export function resolveConfig(config: Config = {}): ResolvedConfig {
     if (value === undefined) continue
     if (Object.hasOwn(DETECTOR_SETTINGS, field)) detectorPart[field] = value
     else if (Object.hasOwn(REACTION_DEFAULTS, field)) reactionPart[field] = value
-    else fail(field, `a known setting (a detector threshold or ${Object.keys(REACTION_DEFAULTS).join(', ')})`, field)
+    else failSetting(field, `a known setting (a detector threshold or ${Object.keys(REACTION_DEFAULTS).join(', ')})`, field)
   }
   const reaction = { ...REACTION_DEFAULTS, ...reactionPart }
-  if (!ESCALATE_MODES.includes(reaction.escalate as EscalateMode)) fail('escalate', "'warn', 'steer' or 'cancel'", reaction.escalate)
+  if (!ESCALATE_MODES.includes(reaction.escalate as EscalateMode)) failSetting('escalate', "'warn', 'steer' or 'cancel'", reaction.escalate)
   return {
     detector: resolveDetectorConfig(detectorPart as Partial<DetectorConfig>),
     escalation: {
