@@ -1,6 +1,6 @@
 // The plugin's cost on a normal answer: a 4 MB response (2 MB reasoning, then 2 MB text, in 16-char
 // deltas, no loop anywhere) streamed through a real rc.8 agent loop (`startAgentStack` of
-// tools/demo.mjs: dsh-llm, dsh-session, dsh-system-prompt, dsh-tools, dsh-agent, dsh-agent-loop), with
+// tools/agent-stack.mjs: dsh-llm, dsh-session, dsh-system-prompt, dsh-tools, dsh-agent, dsh-agent-loop), with
 // and without the loop-breaker mounted, on two paths:
 //   - deepseek: the path a user runs. The real `@deepseek-ai/dsh-llm-deepseek` adapter reads the answer
 //     as DeepSeek's SSE (`data: {chat.completion.chunk}` per delta, `[DONE]` last) over HTTP from a
@@ -70,11 +70,11 @@ function serveSse() {
 }
 
 async function main() {
-  // DSH's agent loop uses Promise.withResolvers; demo.mjs polyfills it on Node 20.
+  // DSH's agent loop uses Promise.withResolvers; agent-stack.mjs polyfills it on Node 20.
   const { LlmAdapter, createUserMessage } = await import('@deepseek-ai/dsh-llm')
   const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
   const loopBreaker = await import('../lib/index.js')
-  const { startAgentStack } = await import('../tools/demo.mjs')
+  const { startAgentStack } = await import('../tools/agent-stack.mjs')
 
   async function* response() {
     yield { type: 'block-start', index: 0, blockType: 'reasoning' }

@@ -4,28 +4,15 @@
 // field. Every line of the transcript is read back from the session log the agent loop wrote: the raw
 // chunks, the cut, the trimmed message the model reads next, the notice, the continuation, the events.
 // Offline, a few seconds. Colour only on a terminal (and never with NO_COLOR).
-import { Context } from '@deepseek-ai/cordis'
-import * as llmPlugin from '@deepseek-ai/dsh-llm'
 import { LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
 import * as llmInvariant from '@deepseek-ai/dsh-llm/invariant'
 import * as invariantsPlugin from '@deepseek-ai/dsh-invariants'
-import * as sessionPlugin from '@deepseek-ai/dsh-session'
-import * as systemPromptPlugin from '@deepseek-ai/dsh-system-prompt'
-import * as toolsPlugin from '@deepseek-ai/dsh-tools'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import * as agentPlugin from '@deepseek-ai/dsh-agent'
-import * as agentLoopPlugin from '@deepseek-ai/dsh-agent-loop'
 import { SettingsProvider, settingsNamespace } from '@deepseek-ai/dsh-settings'
 import Schema from '@deepseek-ai/schemastery'
 import * as loopBreaker from '../lib/index.js'
+import { startAgentStack } from './agent-stack.mjs'
 import { pathToFileURL } from 'node:url'
-
-// DSH's agent loop uses Promise.withResolvers (ES2024); Node 20 lacks it (importers get this too).
-Promise.withResolvers ??= function withResolvers() {
-  let resolve, reject
-  const promise = new Promise((res, rej) => { resolve = res; reject = rej })
-  return { promise, resolve, reject }
-}
 
 // ── terminal ─────────────────────────────────────────────────────────────────────────────────────────
 const colour = process.stdout.isTTY && !process.env.NO_COLOR
@@ -260,20 +247,6 @@ const EDIT_FILE = defineTool({
  * The rc.8 agent-loop stack in a fresh Cordis context, mounted in DSH's documented order, with `before`
  * plugins right after dsh-llm and `after` plugins after the agent loop. Shared with bench/plugin.bench.mjs.
  */
-export async function startAgentStack({ before = [], after = [] } = {}) {
-  const ctx = new Context()
-  const fibers = []
-  const mount = ([plugin, config]) => fibers.push(ctx.plugin(plugin.default ?? plugin, config))
-  for (const entry of [[llmPlugin], ...before, [sessionPlugin], [systemPromptPlugin, { persona: '' }], [toolsPlugin], [agentPlugin], [agentLoopPlugin, { agents: [] }], ...after]) mount(entry)
-  for (const fiber of fibers) await fiber.await()
-  return {
-    ctx,
-    dispose: async () => {
-      for (const fiber of fibers.reverse()) await fiber.dispose()
-    },
-  }
-}
-
 async function runScenario(scenario) {
   if (scenario.locale) FixedLocale.preference = scenario.locale
   const { ctx, dispose } = await startAgentStack({

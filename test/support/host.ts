@@ -1,17 +1,11 @@
 /**
- * A real in-process DSH host for tests: Cordis context with the rc.8 agent-loop
- * stack mounted in its documented order, plus a scripted adapter. Nothing here
+ * A real in-process DSH host for tests: the rc.8 agent-loop stack mounted by
+ * tools/agent-stack.mjs (the same mount the demo and the bench use), plus a scripted adapter. Nothing here
  * is a mock of DSH; only the model is scripted.
  */
-import { Context } from '@deepseek-ai/cordis'
-import * as llmPlugin from '@deepseek-ai/dsh-llm'
 import { LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
-import * as sessionPlugin from '@deepseek-ai/dsh-session'
-import * as systemPromptPlugin from '@deepseek-ai/dsh-system-prompt'
-import * as toolsPlugin from '@deepseek-ai/dsh-tools'
-import * as agentPlugin from '@deepseek-ai/dsh-agent'
-import * as agentLoopPlugin from '@deepseek-ai/dsh-agent-loop'
+import { startAgentStack } from '../../tools/agent-stack.mjs'
 
 export type Script = (options: GenerateOptions, call: number) => AsyncIterable<StreamChunk>
 
@@ -38,21 +32,8 @@ export interface HostOptions {
 }
 
 export async function createHost(script: Script, options: HostOptions = {}) {
-  const ctx = new Context()
-  const fibers: any[] = []
-  // Service packages default-export their class; plugin modules export name/apply.
-  const mount = (plugin: any, config?: any) =>
-    fibers.push((ctx as any).plugin(plugin?.default ?? plugin, config))
-  mount(llmPlugin)
-  for (const [plugin, config] of options.before ?? []) mount(plugin, config)
-  mount(sessionPlugin)
-  mount(systemPromptPlugin, { persona: '' })
-  mount(toolsPlugin)
-  mount(agentPlugin)
-  mount(agentLoopPlugin, { agents: [] })
-  for (const [plugin, config] of options.after ?? []) mount(plugin, config)
   // Startup errors (including a plugin's config validation) surface here.
-  for (const fiber of fibers) await fiber.await()
+  const { ctx, dispose } = await startAgentStack(options)
   const adapter = new ScriptedAdapter(script)
   ;(ctx as any).llm.registerAdapter(['scripted'], adapter)
   let sessions = 0
@@ -62,7 +43,7 @@ export async function createHost(script: Script, options: HostOptions = {}) {
     agent.followup(userText(text))
     await agent.whenIdle()
   }
-  return { ctx, adapter, createAgent, ask, dispose: async () => { for (const fiber of fibers.reverse()) await fiber.dispose() } }
+  return { ctx, adapter, createAgent, ask, dispose }
 }
 
 /** A user-typed message as the real UI sends it: content blocks (real adapters serialise blocks). */
