@@ -1,6 +1,7 @@
 // The real rc.8 agent-loop stack mounted in-process, in DSH's documented order (dsh-llm, then `before`,
 // dsh-session, dsh-system-prompt, dsh-tools, dsh-agent, dsh-agent-loop, then `after`). One mount for the
 // demo, the plugin bench and the test host, so all three run the same host.
+import './promise-with-resolvers.mjs'
 import { Context } from '@deepseek-ai/cordis'
 import * as llmPlugin from '@deepseek-ai/dsh-llm'
 import * as sessionPlugin from '@deepseek-ai/dsh-session'
@@ -8,13 +9,6 @@ import * as systemPromptPlugin from '@deepseek-ai/dsh-system-prompt'
 import * as toolsPlugin from '@deepseek-ai/dsh-tools'
 import * as agentPlugin from '@deepseek-ai/dsh-agent'
 import * as agentLoopPlugin from '@deepseek-ai/dsh-agent-loop'
-
-// DSH's agent loop uses Promise.withResolvers (ES2024); Node 20 lacks it (importers get this too).
-Promise.withResolvers ??= function withResolvers() {
-  let resolve, reject
-  const promise = new Promise((res, rej) => { resolve = res; reject = rej })
-  return { promise, resolve, reject }
-}
 
 /**
  * @param {{ before?: Array<[plugin: any, config?: any]>, after?: Array<[plugin: any, config?: any]> }} [options]

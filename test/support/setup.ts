@@ -1,9 +1,0 @@
-// DSH's agent loop uses Promise.withResolvers (ES2024); Node 20 lacks it.
-if (typeof (Promise as any).withResolvers !== 'function') {
-  ;(Promise as any).withResolvers = function withResolvers<T>() {
-    let resolve!: (value: T | PromiseLike<T>) => void
-    let reject!: (reason?: unknown) => void
-    const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej })
-    return { promise, resolve, reject }
-  }
-}
