@@ -40,7 +40,7 @@ export class Tokenizer {
   private readonly current: Token = { hash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false }
 
   /** `unescaper` is given on the tool side, whose text is JSON. */
-  constructor(private readonly readers: readonly TokenReader[], private readonly unescaper?: JsonUnescaper) {}
+  constructor(private readonly first: TokenReader, private readonly second: TokenReader, private readonly unescaper?: JsonUnescaper) {}
 
   /** Reads the characters at offsets [from, to) from `ring` (offset i at `i & mask`); returns the first finding. */
   scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
@@ -57,10 +57,8 @@ export class Tokenizer {
           if (finding) return finding
         }
         if (code === 10 || code === 13) {
-          for (const reader of this.readers) {
-            const finding = reader.lineEnd(position)
-            if (finding) return finding
-          }
+          const finding = this.first.lineEnd(position) ?? this.second.lineEnd(position)
+          if (finding) return finding
         }
         spaced = true
         continue
@@ -104,10 +102,6 @@ export class Tokenizer {
     token.hasWordChar = hasWordChar
     token.endsSentence = endsSentence(lastCode)
     token.spaced = spaced
-    for (const reader of this.readers) {
-      const finding = reader.token(token)
-      if (finding) return finding
-    }
-    return undefined
+    return this.first.token(token) ?? this.second.token(token)
   }
 }
