@@ -61,12 +61,17 @@ export class CycleRule {
     return Math.max(this.thresholds.minSpan, Math.ceil(this.thresholds.minPeriods * period))
   }
 
-  /** Indexes the ring's characters at offsets [from, to): each position joins its 8-gram's bucket chain. */
-  append(from: number, to: number): void {
+  /**
+   * Writes `text[from, to)` into the ring at side offsets from `position` on, indexing each char as it
+   * goes: each position joins its 8-gram's bucket chain. One pass per char: the copy and the index
+   * share the char read from the delta.
+   */
+  write(text: string, from: number, to: number, position: number): void {
     const { ring, previousSameBucket, bucketHeads, mask } = this
     let hash = this.rollingHash
-    for (let position = from; position < to; position++) {
-      const code = ring[position & mask]
+    for (let i = from; i < to; i++, position++) {
+      const code = text.charCodeAt(i)
+      ring[position & mask] = code
       const outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
       hash = (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
       if (position < GRAM - 1) continue

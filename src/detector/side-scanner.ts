@@ -1,7 +1,8 @@
 // One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of
-// recent text shared by the rules; the text is examined one stride (`cycleCheckStride` chars) at a
-// time: each time the side reaches a multiple of the stride, the rules read that stride from the
-// ring, each in its own tight loop, and the cycle check runs at its end. So every rule but
+// recent text shared by the rules, written by the cycle rule, which indexes each char in the same pass
+// (one read of the delta per char); the text is examined one stride (`cycleCheckStride` chars) at a
+// time: each time the side reaches a multiple of the stride, the tokenizer reads that stride from the
+// ring for the token rules, and the cycle check runs at its end. So every rule but
 // identical-chunks decides on the text alone, whatever the delta boundaries (split-invariance up to
 // the stride: the verdict is the same, and the push that reports it is the one that reaches the end
 // of the stride where the evidence completed). Memory is the ring and the rules' bounded state,
@@ -57,18 +58,19 @@ export class SideScanner {
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
     })
-    this.tokenizer = new Tokenizer([pool, tokenPeriod], tool ? new JsonUnescaper() : undefined)
+    this.tokenizer = new Tokenizer(pool, tokenPeriod, tool ? new JsonUnescaper() : undefined)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
     this.untilStrideEnd = this.stride
   }
 
   push(delta: string): Finding | undefined {
-    const { ring, mask } = this
     let length = this.length
     for (let i = 0; i < delta.length;) {
       const take = Math.min(delta.length - i, this.untilStrideEnd)
-      for (const end = i + take; i < end; i++) ring[length++ & mask] = delta.charCodeAt(i)
+      this.cycle.write(delta, i, i + take, length)
+      i += take
+      length += take
       this.untilStrideEnd -= take
       if (this.untilStrideEnd > 0) break
       this.untilStrideEnd = this.stride
@@ -84,7 +86,6 @@ export class SideScanner {
 
   /** Runs the rules over the stride at offsets [from, to), then the cycle check at its end. */
   private examine(from: number, to: number): Finding | undefined {
-    this.cycle.append(from, to)
     return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
   }
 }
