@@ -6,13 +6,15 @@
 //     as DeepSeek's SSE (`data: {chat.completion.chunk}` per delta, `[DONE]` last) over HTTP from a
 //     127.0.0.1 server. The server runs in a child process, so its work is not in the figures.
 //   - in-process: an adapter that yields prebuilt chunks, so the loop's own per-chunk cost is as small
-//     as it gets and the plugin's share as large as it gets: the worst case, reported, not the target.
+//     as it gets and the plugin's share as large as it gets: the worst case.
 // Measured per run: this process's CPU time (user + system) from the user message until the agent is
-// idle (other work on the machine inflates wall time, not CPU time); the heap still retained after a
-// full GC with the agent and its session alive (what the answer leaves behind); peak RSS of the process
-// at the end. Rounds alternate in ABBA order (without, with, with, without, ...) so machine noise and
-// drift hit both sides; after one warm-up run per side, the median of ROUNDS runs per side is compared. The target (≤ 1.15) applies to the deepseek
-// path; the in-process figure is printed against it too. A missed target sets exit code 3 (see run.mjs).
+// idle. On these 2-core VMs the same run swings by up to 30 % within seconds (measured: one in-process
+// 4 MB run repeated 8 times in one process, 5.7-7.1 s of main-thread CPU), more than the 15 % the target
+// allows, so runs come in rounds of one run per side, back to back, in ABBA order, and the figure is the
+// median of the rounds' with/without ratios: a slowdown that spans a round cancels out of its ratio.
+// Also measured: the heap still retained after a full GC with the agent and its session alive (what the
+// answer leaves behind); peak RSS of the process at the end. The target (<= 1.15) applies to the user's
+// path; the in-process figure is reported. A missed target sets exit code 3 (see run.mjs).
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import { mkdtempSync } from 'node:fs'
@@ -22,7 +24,10 @@ import { fileURLToPath } from 'node:url'
 
 const SIDE_BYTES = 2 * 1024 * 1024
 const DELTA = 16
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+// Rounds: one round's ratio strays by several points either way on these machines, the median of
+// seven far less; the in-process path only reports, so it gets fewer.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
+const IN_PROCESS_ROUNDS = Number(process.env.BENCH_IN_PROCESS_ROUNDS ?? 5)
 const TARGET = 1.15
 const MODEL = 'deepseek-bench'
 
@@ -42,10 +47,11 @@ function normalText(chars, seed) {
   return text.slice(0, chars)
 }
 
+const command = process.argv[2]
 const REASONING = normalText(SIDE_BYTES, 3)
 const TEXT = normalText(SIDE_BYTES, 5)
 
-if (process.argv[2] === 'serve') serveSse()
+if (command === 'serve') serveSse()
 else await main()
 
 /** The child: answers every POST /chat/completions with the answer as DeepSeek's SSE, prints its port. */
@@ -69,10 +75,10 @@ function serveSse() {
   server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`))
 }
 
-async function main() {
+/** What every measurement needs: DSH's modules, the plugin, and a scripted in-process adapter. */
+async function loadHost() {
   // DSH's agent loop uses Promise.withResolvers; agent-stack.mjs polyfills it on Node 20.
   const { LlmAdapter, createUserMessage } = await import('@deepseek-ai/dsh-llm')
-  const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
   const loopBreaker = await import('../lib/index.js')
   const { startAgentStack } = await import('../tools/agent-stack.mjs')
 
@@ -94,6 +100,30 @@ async function main() {
     }
   }
 
+  /** Streams the answer through a fresh stack once; `measure` wraps the turn (from the user message to idle). */
+  async function runOnce({ adapterPlugins = [], inProcess, withPlugin, measure }) {
+    const plugins = [...adapterPlugins, ...(withPlugin ? [[loopBreaker, {}]] : [])]
+    const { ctx, dispose } = await startAgentStack({ after: plugins })
+    if (inProcess) ctx.llm.registerAdapter(['replay'], new Replay())
+    const model = inProcess ? { provider: 'replay', model: 'replay' } : { provider: 'deepseek-official', model: MODEL }
+    const agent = ctx.agentLoop.create('bench', model, { cwd: process.cwd() })
+    const figures = await measure(async () => {
+      agent.followup(createUserMessage({ content: [{ type: 'text', text: 'explain the compiler' }], source: { kind: 'user' } }))
+      await agent.whenIdle()
+    })
+    const message = agent.session.events.findLast((event) => event.type === 'assistant/message')?.data.message
+    const text = message?.content.find((block) => block.type === 'text')?.text
+    const breaks = agent.session.events.filter((event) => event.type.startsWith('loop-breaker/')).length
+    if (text !== TEXT || breaks !== 0) throw new Error('the normal answer did not come through untouched (loop-breaker events: ' + breaks + ')')
+    await dispose()
+    return figures
+  }
+  return { runOnce }
+}
+
+async function main() {
+  const { runOnce } = await loadHost()
+  const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
   const server = spawn(process.execPath, [fileURLToPath(import.meta.url), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise((resolve, reject) => {
     server.stdout.once('data', (data) => resolve(Number(String(data).trim())))
@@ -109,58 +139,56 @@ async function main() {
   }]
 
   async function run(path, withPlugin) {
-    const plugins = [...(path === 'deepseek' ? [deepSeek] : []), ...(withPlugin ? [[loopBreaker, {}]] : [])]
-    const { ctx, dispose } = await startAgentStack({ after: plugins })
-    if (path === 'in-process') ctx.llm.registerAdapter(['replay'], new Replay())
-    const model = path === 'deepseek' ? { provider: 'deepseek-official', model: MODEL } : { provider: 'replay', model: 'replay' }
-    const agent = ctx.agentLoop.create('bench', model, { cwd: process.cwd() })
-    globalThis.gc?.()
-    const heapBefore = process.memoryUsage().heapUsed
-    const started = process.cpuUsage()
-    agent.followup(createUserMessage({ content: [{ type: 'text', text: 'explain the compiler' }], source: { kind: 'user' } }))
-    await agent.whenIdle()
-    const cpu = process.cpuUsage(started)
-    globalThis.gc?.()
-    const retained = process.memoryUsage().heapUsed - heapBefore
-    const message = agent.session.events.findLast((event) => event.type === 'assistant/message')?.data.message
-    const text = message?.content.find((block) => block.type === 'text')?.text
-    const breaks = agent.session.events.filter((event) => event.type.startsWith('loop-breaker/')).length
-    if (text !== TEXT || breaks !== 0) throw new Error(`${path}: the normal answer did not come through untouched (loop-breaker events: ${breaks})`)
-    await dispose()
-    return { seconds: (cpu.user + cpu.system) / 1e6, retained }
+    return runOnce({
+      adapterPlugins: path === 'deepseek' ? [deepSeek] : [],
+      inProcess: path === 'in-process',
+      withPlugin,
+      measure: async (turn) => {
+        globalThis.gc?.()
+        const heapBefore = process.memoryUsage().heapUsed
+        const started = process.cpuUsage()
+        await turn()
+        const cpu = process.cpuUsage(started)
+        globalThis.gc?.()
+        return { seconds: (cpu.user + cpu.system) / 1e6, retained: process.memoryUsage().heapUsed - heapBefore }
+      },
+    })
   }
 
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
   const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
-  const ratios = {}
+  const verdict = (ratio) => `target ≤ ${TARGET}: ${ratio <= TARGET ? 'met' : 'missed'}`
+  const missed = []
   try {
-    console.log(`4 MB normal response (${(2 * SIDE_BYTES / DELTA).toLocaleString('en-US')} deltas of ${DELTA} chars) through a real rc.8 agent loop; median of ${ROUNDS} alternating rounds:`)
+    console.log(`4 MB normal response (${(2 * SIDE_BYTES / DELTA).toLocaleString('en-US')} deltas of ${DELTA} chars) through a real rc.8 agent loop.`)
+    console.log('CPU time, one run per side per round (ABBA order); the ratio is the median of the rounds\' with/without ratios:')
     for (const path of ['deepseek', 'in-process']) {
+      const rounds = path === 'deepseek' ? ROUNDS : IN_PROCESS_ROUNDS
       await run(path, false) // warm-up: JIT and module caches for both sides
       await run(path, true)
       const without = []
       const withPlugin = []
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         // ABBA order: a drift over the process's life (heap growth, JIT state) hits both sides alike.
         const order = round % 2 === 0 ? [false, true] : [true, false]
         for (const side of order) (side ? withPlugin : without).push(await run(path, side))
       }
-      const base = median(without.map((r) => r.seconds))
-      const guarded = median(withPlugin.map((r) => r.seconds))
-      ratios[path] = guarded / base
-      const label = path === 'deepseek' ? 'deepseek adapter, SSE over 127.0.0.1 (the user\'s path)' : 'in-process scripted adapter (worst case)'
-      console.log(`  ${label}:`)
-      console.log(`    without loop-breaker  ${base.toFixed(2).padStart(6)} s CPU   heap retained ${mb(median(without.map((r) => r.retained)))}`)
-      console.log(`    with loop-breaker     ${guarded.toFixed(2).padStart(6)} s CPU   heap retained ${mb(median(withPlugin.map((r) => r.retained)))}`)
-      console.log(`    runs (s CPU): without ${without.map((r) => r.seconds.toFixed(2)).join(', ')}; with ${withPlugin.map((r) => r.seconds.toFixed(2)).join(', ')}`)
-      console.log(`    ratio ${ratios[path].toFixed(3)} (target ≤ ${TARGET}: ${ratios[path] <= TARGET ? 'met' : 'missed'})`)
+      const roundRatios = without.map((run, round) => withPlugin[round].seconds / run.seconds)
+      const ratio = median(roundRatios)
+      const label = path === 'deepseek' ? 'deepseek adapter, SSE over 127.0.0.1 (the user\'s path)' : 'in-process scripted adapter (worst case, reported)'
+      console.log(`  ${label}, ${rounds} rounds:`)
+      console.log(`    without loop-breaker  ${median(without.map((r) => r.seconds)).toFixed(2).padStart(6)} s CPU (median)   heap retained ${mb(median(without.map((r) => r.retained)))}`)
+      console.log(`    with loop-breaker     ${median(withPlugin.map((r) => r.seconds)).toFixed(2).padStart(6)} s CPU (median)   heap retained ${mb(median(withPlugin.map((r) => r.retained)))}`)
+      console.log(`    round ratios ${roundRatios.map((r) => r.toFixed(3)).join(', ')}`)
+      console.log(`    ratio ${ratio.toFixed(3)}${path === 'deepseek' ? ` (${verdict(ratio)})` : ''}`)
+      if (path === 'deepseek' && ratio > TARGET) missed.push(`on the user's path the plugin costs ${((ratio - 1) * 100).toFixed(1)} % CPU time`)
     }
     console.log(`  peak RSS of this process ${mb(process.resourceUsage().maxRSS * 1024)}`)
   } finally {
     server.kill()
   }
-  if (ratios.deepseek > TARGET) {
-    console.log(`MISSED: on the user's path the plugin costs more than ${Math.round((TARGET - 1) * 100)} % on a normal response`)
+  if (missed.length > 0) {
+    console.log(`MISSED: ${missed.join('; ')}`)
     process.exitCode = 3
   }
 }
