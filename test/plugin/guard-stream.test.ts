@@ -93,3 +93,39 @@ describe('guardStream hands the judges a bounded summary of a completed call', (
     }), { numRuns: 300 })
   })
 })
+
+describe('guardStream closes a cut block with exactly the text streamed before the loop', () => {
+  it('keeps every UTF-16 code unit up to loopStart, past several rebuild pieces, surrogate pairs split across deltas included', async () => {
+    // Emoji (surrogate pairs) every 97 chars, one lone high surrogate, 7-unit deltas that split pairs.
+    let reasoning = ''
+    for (let i = 0; reasoning.length < 40_000; i++) reasoning += `${productiveProse(95, 'en', i).slice(0, 95)}😀`
+    reasoning = `${reasoning.slice(0, 12_345)}\ud800${reasoning.slice(12_345)}`
+    const tripAt = 30_000
+    // The loop starts on a pair's low half: the kept head ends on a lone high surrogate, which must stay
+    // as streamed (a decoder would turn it into U+FFFD).
+    const loopStart = [...Array(200).keys()].map((i) => 21_000 + i).find((i) => (reasoning.charCodeAt(i) & 0xfc00) === 0xdc00)!
+    const detector = {
+      streamed: 0,
+      push(side: 'reasoning' | 'text' | 'tool', delta: string) {
+        this.streamed += delta.length
+        return this.streamed < tripAt ? undefined : { rule: 'cycle' as const, side, at: this.streamed, repeatedChars: this.streamed - loopStart, loopStart }
+      },
+    }
+    const chunks: StreamChunk[] = []
+    const guarded = guardStream(call([{ type: 'reasoning', text: reasoning }], 7), {
+      detector,
+      onTrip: () => ({ cut: true, trimHistory: true, afterCut: () => {} }),
+      onComplete: () => undefined,
+      marker: (removed) => `[${removed} removed]`,
+      reasoningTailChars: DEFAULT_CONFIG.callJudgeWindowChars,
+      onFailure: (error) => {
+        throw error
+      },
+    })
+    for await (const chunk of guarded) chunks.push(chunk)
+    const streamed = Math.ceil(tripAt / 7) * 7
+    const end = chunks.find((chunk) => chunk.type === 'block-end') as Extract<StreamChunk, { type: 'block-end' }>
+    expect(end.block).toEqual({ type: 'reasoning', text: `${reasoning.slice(0, loopStart)}[${streamed - loopStart} removed]` })
+    expect(chunks.at(-1)).toEqual({ type: 'finish', reason: { kind: 'stop' } })
+  })
+})
