@@ -75,10 +75,10 @@ function serveSse() {
   server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`))
 }
 
-/** What every measurement needs: DSH's modules, the plugin, and a scripted in-process adapter. */
-async function loadHost() {
+async function main() {
   // DSH's agent loop uses Promise.withResolvers; agent-stack.mjs polyfills it on Node 20.
   const { LlmAdapter, createUserMessage } = await import('@deepseek-ai/dsh-llm')
+  const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
   const loopBreaker = await import('../lib/index.js')
   const { startAgentStack } = await import('../tools/agent-stack.mjs')
 
@@ -100,30 +100,6 @@ async function loadHost() {
     }
   }
 
-  /** Streams the answer through a fresh stack once; `measure` wraps the turn (from the user message to idle). */
-  async function runOnce({ adapterPlugins = [], inProcess, withPlugin, measure }) {
-    const plugins = [...adapterPlugins, ...(withPlugin ? [[loopBreaker, {}]] : [])]
-    const { ctx, dispose } = await startAgentStack({ after: plugins })
-    if (inProcess) ctx.llm.registerAdapter(['replay'], new Replay())
-    const model = inProcess ? { provider: 'replay', model: 'replay' } : { provider: 'deepseek-official', model: MODEL }
-    const agent = ctx.agentLoop.create('bench', model, { cwd: process.cwd() })
-    const figures = await measure(async () => {
-      agent.followup(createUserMessage({ content: [{ type: 'text', text: 'explain the compiler' }], source: { kind: 'user' } }))
-      await agent.whenIdle()
-    })
-    const message = agent.session.events.findLast((event) => event.type === 'assistant/message')?.data.message
-    const text = message?.content.find((block) => block.type === 'text')?.text
-    const breaks = agent.session.events.filter((event) => event.type.startsWith('loop-breaker/')).length
-    if (text !== TEXT || breaks !== 0) throw new Error('the normal answer did not come through untouched (loop-breaker events: ' + breaks + ')')
-    await dispose()
-    return figures
-  }
-  return { runOnce }
-}
-
-async function main() {
-  const { runOnce } = await loadHost()
-  const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
   const server = spawn(process.execPath, [fileURLToPath(import.meta.url), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise((resolve, reject) => {
     server.stdout.once('data', (data) => resolve(Number(String(data).trim())))
@@ -138,20 +114,36 @@ async function main() {
     models: [{ id: MODEL, contextWindow: 1_000_000 }],
   }]
 
-  async function run(path, withPlugin) {
-    return runOnce({
-      adapterPlugins: path === 'deepseek' ? [deepSeek] : [],
-      inProcess: path === 'in-process',
-      withPlugin,
-      measure: async (turn) => {
-        globalThis.gc?.()
-        const heapBefore = process.memoryUsage().heapUsed
-        const started = process.cpuUsage()
-        await turn()
-        const cpu = process.cpuUsage(started)
-        globalThis.gc?.()
-        return { seconds: (cpu.user + cpu.system) / 1e6, retained: process.memoryUsage().heapUsed - heapBefore }
-      },
+  /** Streams the answer through a fresh stack once; `measure` wraps the turn (from the user message to idle). */
+  async function runOnce(path, withPlugin, measure) {
+    const inProcess = path === 'in-process'
+    const plugins = [...(inProcess ? [] : [deepSeek]), ...(withPlugin ? [[loopBreaker, {}]] : [])]
+    const { ctx, dispose } = await startAgentStack({ after: plugins })
+    if (inProcess) ctx.llm.registerAdapter(['replay'], new Replay())
+    const model = inProcess ? { provider: 'replay', model: 'replay' } : { provider: 'deepseek-official', model: MODEL }
+    const agent = ctx.agentLoop.create('bench', model, { cwd: process.cwd() })
+    const figures = await measure(async () => {
+      agent.followup(createUserMessage({ content: [{ type: 'text', text: 'explain the compiler' }], source: { kind: 'user' } }))
+      await agent.whenIdle()
+    })
+    const message = agent.session.events.findLast((event) => event.type === 'assistant/message')?.data.message
+    const text = message?.content.find((block) => block.type === 'text')?.text
+    const breaks = agent.session.events.filter((event) => event.type.startsWith('loop-breaker/')).length
+    if (text !== TEXT || breaks !== 0) throw new Error(`${path}: the normal answer did not come through untouched (loop-breaker events: ${breaks})`)
+    await dispose()
+    return figures
+  }
+
+  /** One timed run: CPU time of the turn and the heap it leaves retained. */
+  function run(path, withPlugin) {
+    return runOnce(path, withPlugin, async (turn) => {
+      globalThis.gc?.()
+      const heapBefore = process.memoryUsage().heapUsed
+      const started = process.cpuUsage()
+      await turn()
+      const cpu = process.cpuUsage(started)
+      globalThis.gc?.()
+      return { seconds: (cpu.user + cpu.system) / 1e6, retained: process.memoryUsage().heapUsed - heapBefore }
     })
   }
 
@@ -168,16 +160,10 @@ async function main() {
     try {
       await session.post('Profiler.enable')
       await session.post('Profiler.setSamplingInterval', { interval: 500 })
-      let profile
-      await runOnce({
-        adapterPlugins: path === 'deepseek' ? [deepSeek] : [],
-        inProcess: path === 'in-process',
-        withPlugin: true,
-        measure: async (turn) => {
-          await session.post('Profiler.start')
-          await turn()
-          ;({ profile } = await session.post('Profiler.stop'))
-        },
+      const profile = await runOnce(path, true, async (turn) => {
+        await session.post('Profiler.start')
+        await turn()
+        return (await session.post('Profiler.stop')).profile
       })
       const pluginUrl = pathToFileURL(fileURLToPath(new URL('../lib/index.js', import.meta.url))).href
       const urlOf = new Map(profile.nodes.map((node) => [node.id, node.callFrame.url]))
