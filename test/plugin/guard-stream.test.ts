@@ -95,7 +95,7 @@ describe('guardStream hands the judges a bounded summary of a completed call', (
 })
 
 describe('guardStream closes a cut block with exactly the text streamed before the loop', () => {
-  it('keeps every UTF-16 code unit up to loopStart, past several rebuild pieces, surrogate pairs split across deltas included', async () => {
+  it('keeps every UTF-16 code unit up to loopStart on a 40 K block, surrogate pairs split across deltas included', async () => {
     // Emoji (surrogate pairs) every 97 chars, one lone high surrogate, 7-unit deltas that split pairs.
     let reasoning = ''
     for (let i = 0; reasoning.length < 40_000; i++) reasoning += `${productiveProse(95, 'en', i).slice(0, 95)}😀`
