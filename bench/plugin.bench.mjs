@@ -21,7 +21,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 
 const SIDE_BYTES = 2 * 1024 * 1024
 const DELTA = 16
@@ -33,6 +33,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11)
 const IN_PROCESS_ROUNDS = Number(process.env.BENCH_IN_PROCESS_ROUNDS ?? 5)
 const TARGET = 1.15
 const MODEL = 'deepseek-bench'
+// The plugin's bundle (detector included): imported from here, and its URL is how the profile tells its samples apart.
+const PLUGIN_URL = new URL('../lib/index.js', import.meta.url).href
 
 /** Varied prose that never repeats: numbered sentences of words drawn from a wide vocabulary. */
 function normalText(chars, seed) {
@@ -81,7 +83,7 @@ async function main() {
   // DSH's agent loop uses Promise.withResolvers; agent-stack.mjs polyfills it on Node 20.
   const { LlmAdapter, createUserMessage } = await import('@deepseek-ai/dsh-llm')
   const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
-  const loopBreaker = await import('../lib/index.js')
+  const loopBreaker = await import(PLUGIN_URL)
   const { startAgentStack } = await import('../tools/agent-stack.mjs')
 
   async function* response() {
@@ -153,8 +155,8 @@ async function main() {
    * The share of one with-run's CPU samples (V8's sampling profiler) spent in the plugin's own code,
    * detector included (lib/index.js bundles it). A machine-wide slowdown stretches every sample alike,
    * so the share holds still where the time ratio swings; it leaves out what the plugin causes
-   * elsewhere (the promise hooks Cordis runs for the wrapper's promise, extra garbage collection), so
-   * it is a floor of the cost, reported beside the time ratio, not instead of it.
+   * elsewhere (the async hooks dsh-agent's AsyncLocalStorage runs for the wrapper's promise, extra
+   * garbage collection), so it is a floor of the cost, reported beside the time ratio, not instead of it.
    */
   async function pluginShare(path) {
     const session = new Session()
@@ -167,7 +169,6 @@ async function main() {
         await turn()
         return (await session.post('Profiler.stop')).profile
       })
-      const pluginUrl = pathToFileURL(fileURLToPath(new URL('../lib/index.js', import.meta.url))).href
       const urlOf = new Map(profile.nodes.map((node) => [node.id, node.callFrame.url]))
       const idle = new Set(profile.nodes.filter((node) => node.callFrame.functionName === '(idle)').map((node) => node.id))
       let busy = 0
@@ -175,7 +176,7 @@ async function main() {
       for (const id of profile.samples) {
         if (idle.has(id)) continue
         busy++
-        if (urlOf.get(id) === pluginUrl) plugin++
+        if (urlOf.get(id) === PLUGIN_URL) plugin++
       }
       return plugin / busy
     } finally {
@@ -201,7 +202,7 @@ async function main() {
         const order = round % 2 === 0 ? [false, true] : [true, false]
         for (const side of order) (side ? withPlugin : without).push(await run(path, side))
       }
-      const roundRatios = without.map((run, round) => withPlugin[round].seconds / run.seconds)
+      const roundRatios = without.map((base, round) => withPlugin[round].seconds / base.seconds)
       const ratio = median(roundRatios)
       const label = path === 'deepseek' ? 'deepseek adapter, SSE over 127.0.0.1 (the user\'s path)' : 'in-process scripted adapter (worst case, reported)'
       console.log(`  ${label}, ${rounds} rounds:`)
