@@ -11,6 +11,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import { SettingsProvider, settingsNamespace } from '@deepseek-ai/dsh-settings'
 import Schema from '@deepseek-ai/schemastery'
 import * as loopBreaker from '../lib/index.js'
+import { readJournalRecord } from '../lib/session.js'
 import { startAgentStack } from './agent-stack.mjs'
 import { pathToFileURL } from 'node:url'
 
@@ -253,8 +254,9 @@ async function runScenario(scenario) {
     before: [[invariantsPlugin], [llmInvariant], ...(scenario.locale ? [[FixedLocale], [localeSection]] : [])],
     after: [[loopBreaker, scenario.config]],
   })
-  const warnings = []
-  ctx.logger.exporter({ levels: { default: 2 }, export: (message) => message.name === 'loop-breaker' && warnings.push(message) })
+  // What the user sees at DSH's default log level (an exporter with no level of its own).
+  const lines = []
+  ctx.logger.exporter({ export: (message) => message.name === 'loop-breaker' && lines.push(message) })
   ctx.tools.register(EDIT_FILE)
   const model = new ScriptedModel(scenario.script)
   ctx.llm.registerAdapter(['scripted'], model)
@@ -266,19 +268,21 @@ async function runScenario(scenario) {
     await new Promise((resolve) => setImmediate(resolve))
   } while (agent.status !== 'idle')
   const elapsed = performance.now() - started
-  const result = { events: agent.session.events, stats: model.stats, warnings, elapsed }
+  const result = { events: agent.session.events, stats: model.stats, lines, elapsed }
   await dispose()
   return result
 }
 
 // ── the transcript, read back from the session log ─────────────────────────────────────────────────
-function printTranscript(scenario, { events, stats, warnings, elapsed }) {
+function printTranscript(scenario, { events, stats, lines, elapsed }) {
   const chunksByStep = new Map()
   let call = 0
   const label = (text) => dim(text.padEnd(9))
   for (const event of events) {
-    const data = event.data
-    switch (event.type) {
+    // The plugin's records travel as DSH `hook/result` events; read them under their record name.
+    const record = readJournalRecord(event.type, event.data)
+    const data = record?.data ?? event.data
+    switch (record?.name ?? event.type) {
       case 'user/message': {
         const text = data.content.map?.((part) => part.text ?? '').join('') ?? String(data.content)
         if (data.source?.plugin === 'loop-breaker') {
@@ -342,12 +346,12 @@ function printTranscript(scenario, { events, stats, warnings, elapsed }) {
       }
     }
   }
-  const recorded = events.filter((event) => event.type.startsWith('loop-breaker/'))
+  const recorded = events.filter((event) => readJournalRecord(event.type, event.data) !== undefined)
   out()
   out(dim(`recorded session events (${recorded.length}):`))
   for (const event of recorded) out(`  ${dim(`#${event.seq}`)} ${event.type} ${JSON.stringify(event.data)}`)
-  out(dim(`warning log lines (${warnings.length}):`))
-  for (const message of warnings) out(`  ${yellow('warn')} [loop-breaker] ${format(message.args)}`)
+  out(dim(`log lines the user sees (${lines.length}):`))
+  for (const message of lines) out(`  ${yellow(message.type)} ${format(message.args)}`)
   out(dim(`${stats.length} model calls · ${Math.round(elapsed)} ms`))
 }
 

@@ -1,11 +1,13 @@
 /**
- * The durable session events the loop-breaker writes, one per reaction, declared on DSH's session event
- * map by declaration merging (as `dsh-llm-retry` declares `llm/retry`). The offline analyzer, UIs and the
- * user read them back from the session log; `at` and `rule` are the detector's own values, so a replay of
- * the recorded deltas through the same detector reproduces them.
+ * The records the loop-breaker writes, one per reaction, as DSH `hook/result` events (the format and why
+ * it is `hook/result` are in `../journal.ts`), declared on DSH's session event map by declaration merging
+ * (as `dsh-llm-retry` declares `llm/retry`). The offline analyzer, UIs and the user read them back from
+ * the session log; `at` and `rule` are the detector's own values, so a replay of the recorded deltas
+ * through the same detector reproduces them.
  */
 import type {} from '@deepseek-ai/dsh-session/types'
 import type { Side } from '../detector/index.ts'
+import type { JournalEventData } from '../journal.ts'
 import type { Action } from './escalation.ts'
 
 /** One in-stream cut (or, with `action: 'observe'`, a trip past the reaction cap that was only recorded). */
@@ -36,11 +38,19 @@ export interface LoopBreakerStallEventData {
   action: Action
 }
 
+/** A cancelled turn followed up with the notice once the agent was idle (`resumeAfterBreak`). */
+export interface LoopBreakerResumeEventData {
+  /** The turn that was cancelled and the step it was cancelled in. */
+  turn: number
+  step: number
+}
+
 declare module '@deepseek-ai/dsh-session/types' {
   interface SessionEventMap {
-    /** Durable record of one loop the loop-breaker cut inside a model call. */
-    'loop-breaker/break': LoopBreakerBreakEventData
-    /** Durable record of one stalled call or repeated step the loop-breaker reacted to. */
-    'loop-breaker/stall': LoopBreakerStallEventData
+    /**
+     * A hook's outcome. rc.8 knows the type and gives it no shape; the loop-breaker writes its records
+     * as `{hook: 'loop-breaker/<kind>', result}` (see `../journal.ts`).
+     */
+    'hook/result': JournalEventData
   }
 }

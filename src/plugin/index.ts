@@ -19,14 +19,16 @@ import { Escalation } from './escalation.ts'
 import type { Reaction } from './escalation.ts'
 import { guardStream } from './guard-stream.ts'
 import type { CallDetector, CompletedCall, TripDecision } from './guard-stream.ts'
-import { createNotice, resolveLocale, trimMarker } from './messages.ts'
-import type { Finding } from './messages.ts'
-import type { LoopBreakerBreakEventData, LoopBreakerStallEventData } from './events.ts'
+import { chosenLocale, createNotice, localeOfText, reactionLine, resolveLocale, resumeLine, trimMarker } from './messages.ts'
+import type { Finding, Locale } from './messages.ts'
+import { journalEvent } from '../journal.ts'
+import type { JournalRecordKind } from '../journal.ts'
+import type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
 
 export { Config } from './config.ts'
 export type { EscalateMode, Action } from './escalation.ts'
-export type { LoopBreakerBreakEventData, LoopBreakerStallEventData } from './events.ts'
-export { noticeText, trimMarker } from './messages.ts'
+export type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
+export { noticeText, trimMarker, localeOfText } from './messages.ts'
 export type { Locale, Finding, Tone } from './messages.ts'
 
 export const name = 'loop-breaker'
@@ -53,6 +55,10 @@ interface AgentState {
   stepJudge: StepJudge
   /** `warn` notices waiting for the next step the agent takes anyway. */
   pending: UserMessage[]
+  /** The language of the user's latest message that has letters; carried across user turns. */
+  spoken: Locale | undefined
+  /** The resume notice sent after a cancel, until it enters a step (then the resume is recorded). */
+  resume: { noticeId: string; cancelledTurn: number } | undefined
 }
 
 export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: LoopBreakerInternals = {}): void {
@@ -73,7 +79,19 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       callJudge: previous?.callJudge ?? new CallJudge(resolved.detector),
       stepJudge: new StepJudge(resolved.detector),
       pending: [],
+      spoken: previous?.spoken,
+      resume: previous?.resume,
     }
+  }
+
+  function localeOf(state: AgentState): Locale {
+    return resolveLocale(chosenLocale(ctx as any), state.spoken)
+  }
+
+  /** One durable record (unless `journal` is off) and the user's one log line for it. */
+  function record(agent: any, kind: JournalRecordKind, decision: string, data: { turn: number; step: number }, line: string): void {
+    if (resolved.journal) agent.session.append('hook/result', journalEvent(kind, decision, data))
+    logger.info(line)
   }
 
   function stateOf(agent: object): AgentState {
@@ -94,14 +112,21 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       pending = previous?.pending.splice(0) ?? []
       // A message with no source at all was built by hand for the user (the CLI stamps `kind: 'user'`);
       // notices, tool context and runtime context always carry their own source.
-      const userSpoke = messages.some((message: UserMessage) => {
+      const userMessages = messages.filter((message: UserMessage) => {
         const source = message.source as { kind?: string } | undefined
         return source === undefined || source.kind === 'user'
       })
-      const state = previous === undefined || userSpoke ? freshState(previous) : previous
+      const state = previous === undefined || userMessages.length > 0 ? freshState(previous) : previous
       state.turn = turn
       state.step = step
+      for (const message of userMessages) state.spoken = localeOfText(textOf(message)) ?? state.spoken
       states.set(agent, state)
+      const resume = state.resume
+      if (resume !== undefined && messages.some((message: UserMessage) => message.id === resume.noticeId)) {
+        state.resume = undefined
+        const event: LoopBreakerResumeEventData = { turn, step }
+        record(agent, 'resume', 'resume', event, resumeLine(localeOf(state), { turn: resume.cancelledTurn }))
+      }
     } catch (error) {
       failOpen(payload?.agent, error)
     }
@@ -126,7 +151,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     }
     return guardStream(next(), {
       detector,
-      marker: (removedChars) => trimMarker(resolveLocale(ctx as any), removedChars),
+      marker: (removedChars) => trimMarker(localeOf(state), removedChars),
       reasoningTailChars: resolved.detector.callJudgeWindowChars,
       onTrip: (trip) => onTrip(agent, state, trip),
       onComplete: (call) => onComplete(agent, state, call),
@@ -146,13 +171,9 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       level: reaction.level,
       action: reaction.action,
     }
-    if (resolved.journal) agent.session.append('loop-breaker/break', event)
-    logger.warn(
-      'agent %s turn %d step %d: %s loop in %s at %d (%d repeated chars), level %d → %s',
-      agent.id, event.turn, event.step, event.rule, event.side, event.at, event.repeatedChars, event.level, event.action,
-    )
-    if (reaction.action === 'observe') return { cut: false }
     const finding: Finding = { kind: 'break', rule: trip.rule, side: trip.side, repeatedChars: trip.repeatedChars }
+    record(agent, 'break', reaction.action, event, reactionLine(localeOf(state), finding, event, reaction))
+    if (reaction.action === 'observe') return { cut: false }
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }
   }
 
@@ -171,18 +192,14 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     const event: LoopBreakerStallEventData = {
       turn: state.turn, step: state.step, judge: finding.judge, reason: finding.reason, level: reaction.level, action: reaction.action,
     }
-    if (resolved.journal) agent.session.append('loop-breaker/stall', event)
-    logger.warn(
-      'agent %s turn %d step %d: %s judge reports %s, level %d → %s',
-      agent.id, event.turn, event.step, event.judge, event.reason, event.level, event.action,
-    )
+    record(agent, 'stall', reaction.action, event, reactionLine(localeOf(state), finding, event, reaction))
     if (reaction.action === 'observe') return undefined
     return () => react(agent, state, finding, reaction)
   }
 
   /** Carry out a reaction once the call that caused it has been delivered to the agent loop. */
   function react(agent: any, state: AgentState, finding: Finding, reaction: Reaction): void {
-    const locale = resolveLocale(ctx as any)
+    const locale = localeOf(state)
     switch (reaction.action) {
       case 'warn':
         state.pending.push(createNotice(locale, finding, 'remind', reaction.level))
@@ -203,11 +220,17 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
 
   /** Follow up with the notice once the cancelled turn has unwound, unless the user has spoken since. */
   function resumeWhenIdle(agent: any, state: AgentState, notice: UserMessage): void {
+    const cancelledTurn = state.turn
     agent.whenIdle().then(() => {
       if (disposed || states.get(agent) !== state || agent.status !== 'idle') return
+      state.resume = { noticeId: notice.id, cancelledTurn }
       agent.followup(notice)
     }).catch((error: unknown) => failOpen(agent, error))
   }
+}
+
+function textOf(message: UserMessage): string {
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n')
 }
 
 function errorText(error: unknown): string {

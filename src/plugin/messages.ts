@@ -7,6 +7,7 @@
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Side, RuleName, StallReason, StepVerdict } from '../detector/index.ts'
+import type { Action } from './escalation.ts'
 
 export type Locale = 'zh' | 'en'
 
@@ -121,6 +122,66 @@ export function createNotice(locale: Locale, finding: Finding, tone: Tone, strea
   } as any)
 }
 
+/** What a stall verdict is, as the user's log line names it. */
+const STALL_LINE: Record<Locale, Record<StallReason | StepVerdict, string>> = {
+  en: {
+    'reasoning-only': 'calls that only reason, with no reply and no tool call',
+    'repeated-material': 'reasoning that restates the previous call',
+    'repeated-step': 'the same step repeated',
+    'alternating-steps': 'two steps alternating',
+  },
+  zh: {
+    'reasoning-only': '连续的调用只有思考，没有回复也没有工具调用',
+    'repeated-material': '思考在复述上一次调用的内容',
+    'repeated-step': '同一步操作被重复',
+    'alternating-steps': '两步操作来回交替',
+  },
+}
+
+/** What the plugin did, as the user's log line says it. */
+const ACTION_LINE: Record<Locale, Record<Action, (resume: boolean) => string>> = {
+  en: {
+    warn: () => 'the notice goes with the next request',
+    remind: () => 'the model was told to carry on differently',
+    replan: () => 'the model was told to re-plan',
+    cancel: (resume) => resume ? 'the turn was cancelled and resumes once the agent is idle' : 'the turn was cancelled',
+    observe: () => 'reaction cap reached: recorded only',
+  },
+  zh: {
+    warn: () => '提示将随下一次请求发给模型',
+    remind: () => '已提醒模型换一种做法继续',
+    replan: () => '已要求模型重新规划',
+    cancel: (resume) => resume ? '已中止本轮，空闲后自动继续' : '已中止本轮',
+    observe: () => '已达到反应上限，仅作记录',
+  },
+}
+
+/**
+ * The one line the user sees in DSH's log for a reaction: what was found, where, and what was done. It
+ * names the rule and the position so that the analyzer's report can be matched to it.
+ */
+export function reactionLine(locale: Locale, finding: Finding, where: { turn: number; step: number }, reaction: { action: Action; level: number; resume: boolean }): string {
+  const done = ACTION_LINE[locale][reaction.action](reaction.resume)
+  if (finding.kind === 'break') {
+    const side = SIDE[locale][finding.side]
+    const count = formatCount(locale, finding.repeatedChars)
+    return locale === 'en'
+      ? `${PREFIX} cut a repetition loop in the ${side} (${finding.rule}, ${count} repeated characters) at turn ${where.turn} step ${where.step}; ${done} (${reaction.level} in a row).`
+      : `${PREFIX} 第 ${where.turn} 轮第 ${where.step} 步：${side}陷入重复循环（${finding.rule}，重复 ${count} 个字符），已截断；${done}（连续第 ${reaction.level} 次）。`
+  }
+  const what = STALL_LINE[locale][finding.reason]
+  return locale === 'en'
+    ? `${PREFIX} ${what} (${finding.judge} judge) at turn ${where.turn} step ${where.step}; ${done} (${reaction.level} in a row).`
+    : `${PREFIX} 第 ${where.turn} 轮第 ${where.step} 步：${what}（${finding.judge} judge）；${done}（连续第 ${reaction.level} 次）。`
+}
+
+/** The line the user sees when a cancelled turn is resumed with the notice. */
+export function resumeLine(locale: Locale, where: { turn: number }): string {
+  return locale === 'en'
+    ? `${PREFIX} resumed the task after the turn ${where.turn} was cancelled.`
+    : `${PREFIX} 第 ${where.turn} 轮被中止后，已自动继续原任务。`
+}
+
 /**
  * The marker that ends a trimmed block. It starts with an ellipsis and holds no quote, so a tool call's
  * arguments ending in it can never parse as JSON (see open-blocks.ts).
@@ -133,14 +194,38 @@ export function trimMarker(locale: Locale, removedChars: number): string {
 }
 
 /**
- * The user's language from the settings service (`locale.preference`), when one is mounted: English when
- * the preference starts with "en", Chinese otherwise and when there is no settings service at all.
+ * The locale the user chose in DSH's settings (`locale.preference`, `'zh'` or `'en'`), or `undefined`
+ * when there is no settings service (headless) or the user left the choice to the client.
  */
-export function resolveLocale(ctx: { get(name: string): any }): Locale {
+export function chosenLocale(ctx: { get(name: string): any }): Locale | undefined {
   try {
     const preference = ctx.get('settings')?.get('locale')?.preference
-    return typeof preference === 'string' && preference.toLowerCase().startsWith('en') ? 'en' : 'zh'
+    if (typeof preference !== 'string') return undefined
+    return preference.toLowerCase().startsWith('en') ? 'en' : preference.toLowerCase().startsWith('zh') ? 'zh' : undefined
   } catch {
-    return 'zh'
+    return undefined
   }
+}
+
+// A CJK character carries about a word; a Latin word is about 4-5 letters. Weighting CJK 4:1 makes a
+// Chinese request that names files and commands ("修复 src/index.ts 里的 bug") Chinese, and an English
+// one that quotes a Chinese term English.
+const CJK_WEIGHT = 4
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/g
+const LATIN = /[A-Za-z\u00c0-\u024f]/g
+// Code is not the user's language: fenced blocks and inline code spans are left out of the count.
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g
+
+/** The language a user's message is written in, or `undefined` when it holds no letters of either script. */
+export function localeOfText(text: string): Locale | undefined {
+  const prose = text.replace(CODE, ' ')
+  const cjk = prose.match(CJK)?.length ?? 0
+  const latin = prose.match(LATIN)?.length ?? 0
+  if (cjk === 0 && latin === 0) return undefined
+  return cjk * CJK_WEIGHT >= latin ? 'zh' : 'en'
+}
+
+/** The notice language: the user's explicit choice, else the language of their own messages, else Chinese. */
+export function resolveLocale(chosen: Locale | undefined, spoken: Locale | undefined): Locale {
+  return chosen ?? spoken ?? 'zh'
 }

@@ -10,7 +10,8 @@ export type { ReadOptions, SessionLog } from './reader.ts'
 export { findSessionFiles } from './discover.ts'
 export type { DiscoveredFiles } from './discover.ts'
 export { ZstdFramesDecoder, ZstdDamage, startsWithZstdFrame } from './zstd-frames.ts'
-export { PLUGIN_EVENT_PREFIX } from './types.ts'
+export { JOURNAL_EVENT_TYPE, JOURNAL_PREFIX, readJournalRecord, upgradeLegacyRecord, isLegacyJournalType } from '../journal.ts'
+export type { JournalRecord, JournalEventData, JournalRecordName } from '../journal.ts'
 export type {
   Delta, DeltaSide, FinishReason, PluginEvent, ReadIssue, SessionCall, SessionFormat, SessionItem, ToolCall,
 } from './types.ts'

@@ -6,14 +6,16 @@
  * v1–v3 generations in between (which share one shape or the other) all read.
  * Every record it does not use is counted by type and skipped, never fatal.
  *
- * The `loop-breaker/*` events of a call land beside it: a call is held back
+ * The loop-breaker's records (`hook/result` events, or the older `loop-breaker/*` events; see
+ * `../journal.ts`) are read back under their record name (`loop-breaker/break`, ...) and land beside
+ * their call: a call is held back
  * until the next call starts (or the log ends), since rc.8 logs the plugin's
  * event among or after the call's chunks; and an event whose call has not
  * started yet waits for it, since v4 writes the call as one record when the
  * stream is over, after the events the plugin appended while it streamed.
  */
 import { CallBuilder } from './call-builder.ts'
-import { PLUGIN_EVENT_PREFIX } from './types.ts'
+import { readJournalRecord } from '../journal.ts'
 import type { PluginEvent, ReadIssue, SessionFormat, SessionItem } from './types.ts'
 
 const ROW_SIDES = { 'text-chunks': 'text', 'reasoning-chunks': 'reasoning' } as const
@@ -63,8 +65,9 @@ export class SessionAssembler {
       return
     }
     if (type.includes('/')) this.sessionRecords++
-    if (type.startsWith(PLUGIN_EVENT_PREFIX)) {
-      this.pluginEvent({ type, seq: record.seq, time: record.time, data: isObject(record.data) ? record.data : {} })
+    const journal = readJournalRecord(type, record.data)
+    if (journal !== undefined) {
+      this.pluginEvent({ type: journal.name, seq: record.seq, time: record.time, data: journal.data })
       return
     }
     if (type === 'user/message' && isObject(record.data) && fromUser(record.data.source)) {

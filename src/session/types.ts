@@ -23,7 +23,7 @@ export interface ToolCall {
 /** The stream's terminal `finish` reason as recorded; absent when the stream has none (crash, truncation). */
 export type FinishReason = { kind: string; [field: string]: unknown }
 
-/** An event a `loop-breaker` plugin recorded in the session (`loop-breaker/break`, `loop-breaker/stall`, ...). */
+/** A record the `loop-breaker` plugin wrote in the session, under its record name (`loop-breaker/break`, ...; see `../journal.ts`). */
 export interface PluginEvent {
   type: string
   seq?: number
@@ -68,6 +68,3 @@ export type ReadIssue =
   | { kind: 'truncated-line'; line: number; message: string }
   | { kind: 'not-a-session'; message: string }
   | { kind: 'unreadable'; message: string }
-
-/** Prefix of the event types the `loop-breaker` plugin records. */
-export const PLUGIN_EVENT_PREFIX = 'loop-breaker/'

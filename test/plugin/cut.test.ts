@@ -55,7 +55,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     const [first, second] = eventsOf(agent, 'assistant/message').map((data) => data.message)
     const trimmed = first.content[0].text as string
     expect(trimmed.startsWith('Plan: read parser.ts, find the off-by-one, patch it.\n')).toBe(true)
-    expect(trimmed).toMatch(/……\[loop-breaker：已删去 \d+ 个重复字符\]$/)
+    expect(trimmed).toMatch(/ …\[loop-breaker: [\d,]+ repeated characters removed\]$/)
     expect(trimmed.length).toBeLessThan(cut.at)
 
     // The raw deltas, up to and including the tripping one, stay in the log untouched.
@@ -66,10 +66,10 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
 
     // The next request shows the trimmed block and ends with the notice.
     const next = host.adapter.requests[1]!
-    expect(lastMessageText(next)).toContain('思考过程陷入了重复循环')
+    expect(lastMessageText(next)).toContain('its reasoning fell into a repetition loop')
     const source = (next.messages.at(-1) as any).source
     expect(source).toMatchObject({ kind: 'plugin', plugin: 'loop-breaker', form: 'notice' })
-    expect(source.summary).toBe('loop-breaker remind：phrase-pool / 思考过程 / ' + cut.repeatedChars)
+    expect(source.summary).toBe('loop-breaker remind: phrase-pool / reasoning / ' + cut.repeatedChars.toLocaleString('en-US'))
     expect((next.messages.find((message: any) => message.role === 'assistant') as any).content[0].text).toBe(trimmed)
     expect(second.content[0].text).toBe('Continuing with the task.')
     expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'completed' } }])
@@ -116,7 +116,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
 
     expect(eventsOf(agent, 'loop-breaker/break')[0]).toMatchObject({ side: 'tool', action: 'remind' })
     const toolBlock = eventsOf(agent, 'assistant/message')[0].message.content[1]
-    expect(toolBlock.arguments).toMatch(/……\[loop-breaker：已删去 \d+ 个重复字符\]$/)
+    expect(toolBlock.arguments).toMatch(/ …\[loop-breaker: [\d,]+ repeated characters removed\]$/)
     expect(() => JSON.parse(toolBlock.arguments)).toThrow()
     expect(writes).toEqual([])
     const [result] = eventsOf(agent, 'tool/result')
@@ -126,7 +126,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     const next = host.adapter.requests[1]!
     // user prompt, the cut assistant message, its failed tool result, the notice.
     expect(next.messages.map((message: any) => message.content[0]?.type ?? 'text')).toEqual(['text', 'reasoning', 'tool-result', 'text'])
-    expect(lastMessageText(next)).toContain('工具调用参数陷入了重复循环')
+    expect(lastMessageText(next)).toContain('its tool-call arguments fell into a repetition loop')
     expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'completed' } }])
   })
 
@@ -143,7 +143,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     await host.ask(agent, 'write a.md')
     expect(eventsOf(agent, 'loop-breaker/break')[0]).toMatchObject({ side: 'text', rule: 'cycle' })
     expect(writes).toEqual(['a.md'])
-    expect(lastMessageText(host.adapter.requests[1]!)).toContain('回复陷入了重复循环')
+    expect(lastMessageText(host.adapter.requests[1]!)).toContain('its reply fell into a repetition loop')
   })
 
   it('closes every block that is open at once, trimming only the looping one', async () => {
@@ -162,7 +162,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     const closing = loggedChunks(agent, 1).slice(-3)
     expect(closing.map((chunk) => chunk.type)).toEqual(['block-end', 'block-end', 'finish'])
     const [reasoning, text] = eventsOf(agent, 'assistant/message')[0].message.content
-    expect(reasoning.text).toMatch(/^Retrying the same idea again and again\. .*……\[loop-breaker：已删去 \d+ 个重复字符\]$/s)
+    expect(reasoning.text).toMatch(/^Retrying the same idea again and again\. .* …\[loop-breaker: [\d,]+ repeated characters removed\]$/s)
     expect(text.text).toBe('Partial answer')
   })
 

@@ -5,6 +5,7 @@ import {
 } from '../support/deepseek-server.ts'
 import type { DeepSeekServer } from '../support/deepseek-server.ts'
 import { STREAM_GRAMMAR, eventsOf, loopBreakerPlugin } from '../support/loop-breaker.ts'
+import { readJournalRecord } from '../../src/journal.ts'
 
 const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -33,7 +34,7 @@ describe('the real DeepSeek adapter against a local SSE server', () => {
     cleanups.push(() => host.dispose())
     let cutAt = 0
     ;(host.ctx as any).on('session/event', (_session: unknown, event: any) => {
-      if (event.type === 'loop-breaker/break') cutAt = performance.now()
+      if (readJournalRecord(event.type, event.data)?.name === 'loop-breaker/break') cutAt = performance.now()
     })
     const agent = host.createAgent()
     await host.ask(agent, 'fix the parser')
@@ -47,7 +48,7 @@ describe('the real DeepSeek adapter against a local SSE server', () => {
     expect(server.requests).toHaveLength(2)
     // The second request carries the trimmed reasoning and ends with the notice.
     const messages = server.requests[1]!.body.messages
-    expect(messages.at(-1).content).toContain('思考过程陷入了重复循环')
+    expect(messages.at(-1).content).toContain('its reasoning fell into a repetition loop')
     expect(eventsOf(agent, 'assistant/message').at(-1).message.content.at(-1).text).toBe('Patched the bracket counter.')
     expect(server.errors).toEqual([])
   })

@@ -39,13 +39,13 @@ describe('escalation in a real agent loop', () => {
     await ask(agent, 'fix it')
     expect(actions(agent)).toEqual(['1:remind', '2:replan', '3:cancel'])
     expect(adapter.requests).toHaveLength(3)
-    expect(lastMessageText(adapter.requests[1]!)).toContain('不要重复那些内容')
-    expect(lastMessageText(adapter.requests[2]!)).toContain('这已经连续发生了 2 次')
+    expect(lastMessageText(adapter.requests[1]!)).toContain('Do not repeat that text')
+    expect(lastMessageText(adapter.requests[2]!)).toContain('This has happened 2 times in a row')
     expect(turnEnds(agent)).toEqual([CANCELLED])
     // The cut prefix is kept as an interrupted message, trimmed.
     const interrupted = eventsOf(agent, 'assistant/message').at(-1)
     expect(interrupted.interrupted).toBe(true)
-    expect(interrupted.message.content[0].text).toMatch(/loop-breaker：已删去/)
+    expect(interrupted.message.content[0].text).toMatch(/loop-breaker: [\d,]+ repeated characters removed/)
     expect(agent.status).toBe('idle')
   })
 
@@ -77,7 +77,7 @@ describe('escalation in a real agent loop', () => {
     expect(actions(agent)).toEqual(['1:remind', '2:replan', '3:cancel'])
     expect(turnEnds(agent)).toEqual([CANCELLED, { kind: 'completed' }])
     const resumed = adapter.requests[3]!
-    expect(lastMessageText(resumed)).toContain('上一轮在连续 3 次循环后被中止')
+    expect(lastMessageText(resumed)).toContain('The previous turn was stopped after 3 loops in a row')
     expect((resumed.messages.at(-1) as any).source).toMatchObject({ kind: 'plugin', plugin: 'loop-breaker', form: 'notice' })
     expect(eventsOf(agent, 'assistant/message').at(-1).message.content[0].text).toBe('answer 3')
   })
@@ -114,7 +114,7 @@ describe('escalation in a real agent loop', () => {
     expect(turnEnds(agent)).toEqual([{ kind: 'completed' }])
     await ask(agent, 'continue')
     const next = adapter.requests[1]!
-    expect(lastMessageText(next)).toContain('思考过程陷入了重复循环')
+    expect(lastMessageText(next)).toContain('its reasoning fell into a repetition loop')
     expect(next.messages.map((message: any) => message.source?.kind ?? message.role).slice(-2)).toEqual(['user', 'plugin'])
   })
 

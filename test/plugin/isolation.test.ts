@@ -126,30 +126,4 @@ describe('state per agent, fail-open, unguarded calls', () => {
     }
     expect(eventsOf(agent, 'loop-breaker/break')).toEqual([])
   })
-
-  it("speaks English when the user's locale preference starts with en", async () => {
-    const { SettingsProvider, settingsNamespace } = await import('@deepseek-ai/dsh-settings')
-    const Schema = (await import('@deepseek-ai/schemastery')).default
-    class FixedSettings extends (SettingsProvider as any) {
-      writable = false
-      async load() { return { locale: { preference: 'en-GB' } } }
-      async persist() {}
-    }
-    // What the locale plugin of the DSH client does: register the `locale` namespace.
-    const localeSection = {
-      name: 'locale-section',
-      inject: ['settings'],
-      apply: (ctx: any) => {
-        ctx.settings.register(settingsNamespace('locale'), Schema.object({ preference: Schema.string() }))
-      },
-    }
-    const host = await createGuardedHost((_options, call) => call === 0 ? streamBlocks(POOL) : textAnswer('ok'), {}, {
-      before: [[FixedSettings], [localeSection]],
-    })
-    hosts.push(host)
-    const agent = host.createAgent()
-    await host.ask(agent, 'go')
-    expect(lastMessageText(host.adapter.requests[1]!)).toMatch(/^\[loop-breaker\] Your last output was cut because its reasoning fell into a repetition loop/)
-    expect(eventsOf(agent, 'assistant/message')[0].message.content[0].text).toMatch(/ …\[loop-breaker: [\d,]+ repeated characters removed\]$/)
-  })
 })

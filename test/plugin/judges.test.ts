@@ -55,7 +55,7 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
       { turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' },
     ])
     const next = requests[3]!
-    expect(lastMessageText(next)).toContain('你最近几步一直在重复同样的操作')
+    expect(lastMessageText(next)).toContain('Your last steps repeated the same action')
     expect((next.messages.at(-2) as any).content[0].type).toBe('tool-result')
   })
 
@@ -85,7 +85,7 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
     expect(eventsOf(agent, 'loop-breaker/stall')).toEqual([
       { turn: 3, step: 1, judge: 'call', reason: 'reasoning-only', level: 1, action: 'remind' },
     ])
-    expect(lastMessageText(host.adapter.requests[3]!)).toContain('只有思考，没有产生任何回复或工具调用')
+    expect(lastMessageText(host.adapter.requests[3]!)).toContain('only reasoned and produced no reply and no tool call')
     expect(eventsOf(agent, 'assistant/message').at(-1).message.content[0].text).toBe('Here is the patch.')
   })
 })

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as detector from '../../src/detector/index.ts'
+import { readJournalRecord } from '../../src/journal.ts'
 import * as plugin from '../../src/plugin/index.ts'
 import { analyzeFile, disagreement, readSession } from '../../src/session/index.ts'
 import type { SessionCall } from '../../src/session/index.ts'
@@ -17,6 +18,11 @@ import type { RecordedSession } from './record-sessions.ts'
 import { PLANNING, phrasePool, restatingStep } from './scenarios.ts'
 import type { Block } from './scenarios.ts'
 import { v4Lines } from './v4-log.ts'
+
+/** The loop-breaker records of one name among a session's events, as `{data}` like the events they travel in. */
+function recordsOf(events: Array<{ type: string; data: unknown }>, name: string): Array<{ data: any }> {
+  return events.map((event) => readJournalRecord(event.type, event.data)).filter((record) => record?.name === name).map((record) => ({ data: record!.data }))
+}
 
 const root = await mkdtemp(join(tmpdir(), 'live-agreement-'))
 afterAll(() => rm(root, { recursive: true, force: true }))
@@ -64,7 +70,7 @@ describe('live plugin vs offline analyzer on real session logs', () => {
 
   it.each(loops)('%s: cut live, recorded, and found by the replay at the same rule, side and at', async (_name, loop) => {
     const session = await recordLoopSession(root, { after: [[plugin]], calls: [loop], id: `loop-${Math.random().toString(36).slice(2)}` })
-    const recorded = session.events.filter((event) => event.type === 'loop-breaker/break')
+    const recorded = recordsOf(session.events, 'loop-breaker/break')
     expect(recorded).toHaveLength(1)
     const log = await readSession(session.file)
     expect(log.calls.map((call) => call.deltas.map((delta) => delta.text))).toEqual(liveDeltas(session.events))
@@ -91,7 +97,7 @@ describe('live plugin vs offline analyzer on real session logs', () => {
 
   it('a stall across steps (the same long reasoning and tool call again and again): judged live and by the replay on the same call', async () => {
     const session = await recordLoopSession(root, { after: [[plugin]], calls: [1, 2, 3, 4, 5].map(restatingStep), id: 'stall-session' })
-    const recorded = session.events.filter((event) => event.type === 'loop-breaker/stall')
+    const recorded = recordsOf(session.events, 'loop-breaker/stall')
     expect(recorded.length).toBeGreaterThan(0)
     const analysis = await expectAgreement(session)
     const stalled = analysis.calls.filter((call) => call.stall !== null)

@@ -8,6 +8,7 @@ import * as llmInvariant from '@deepseek-ai/dsh-llm/invariant'
 import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
 import * as loopBreaker from '../../src/plugin/index.ts'
 import type { Config, LoopBreakerInternals } from '../../src/plugin/index.ts'
+import { JOURNAL_PREFIX, readJournalRecord } from '../../src/journal.ts'
 import { createHost } from './host.ts'
 import type { HostOptions, Script } from './host.ts'
 
@@ -95,7 +96,13 @@ export function lastMessageText(request: GenerateOptions): string {
   return last.content.map((part: any) => part.text ?? '').join('')
 }
 
-/** The events of one type recorded in an agent's session. */
+/**
+ * The data of the events of one type recorded in an agent's session; for a loop-breaker record name
+ * (`loop-breaker/break`, ...) the records the plugin wrote, read as the session reader reads them.
+ */
 export function eventsOf(agent: any, type: string): any[] {
+  if (type.startsWith(JOURNAL_PREFIX)) {
+    return agent.session.events.map((event: any) => readJournalRecord(event.type, event.data)).filter((record: any) => record?.name === type).map((record: any) => record.data)
+  }
   return agent.session.events.filter((event: any) => event.type === type).map((event: any) => event.data)
 }
