@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.node22.test.ts'],
-    setupFiles: ['tools/promise-with-resolvers.mjs'],
+    setupFiles: ['dev/promise-with-resolvers.mjs'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,6 @@
 // The plugin's cost on a normal answer: a 4 MB response (2 MB reasoning, then 2 MB text, in 16-char
 // deltas, no loop anywhere) streamed through a real rc.8 agent loop (`startAgentStack` of
-// tools/agent-stack.mjs: dsh-llm, dsh-session, dsh-system-prompt, dsh-tools, dsh-agent, dsh-agent-loop), with
+// dev/agent-stack.mjs: dsh-llm, dsh-session, dsh-system-prompt, dsh-tools, dsh-agent, dsh-agent-loop), with
 // and without the loop-breaker mounted, on two paths:
 //   - deepseek: the path a user runs. The real `@deepseek-ai/dsh-llm-deepseek` adapter reads the answer
 //     as DeepSeek's SSE (`data: {chat.completion.chunk}` per delta, `[DONE]` last) over HTTP from a
@@ -84,7 +84,7 @@ async function main() {
   const { LlmAdapter, createUserMessage } = await import('@deepseek-ai/dsh-llm')
   const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
   const loopBreaker = await import(PLUGIN_URL)
-  const { startAgentStack } = await import('../tools/agent-stack.mjs')
+  const { startAgentStack } = await import('../dev/agent-stack.mjs')
 
   async function* response() {
     yield { type: 'block-start', index: 0, blockType: 'reasoning' }

@@ -1,11 +1,11 @@
 /**
  * A real in-process DSH host for tests: the rc.8 agent-loop stack mounted by
- * tools/agent-stack.mjs (the same mount the demo and the bench use), plus a scripted adapter. Nothing here
+ * dev/agent-stack.mjs (the same mount the demo and the bench use), plus a scripted adapter. Nothing here
  * is a mock of DSH; only the model is scripted.
  */
 import { LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
-import { startAgentStack } from '../../tools/agent-stack.mjs'
+import { startAgentStack } from '../../dev/agent-stack.mjs'
 
 export type Script = (options: GenerateOptions, call: number) => AsyncIterable<StreamChunk>
 
