@@ -30,9 +30,9 @@ export interface Config extends Partial<DetectorConfig> {
   /** Replace the repeated tail of a cut block with a short marker in what the model reads next (default true). */
   trimHistory?: boolean
   /**
-   * Record every reaction as a durable `loop-breaker/*` session event (default true). DSH rc.8's persistence
-   * refuses to resume a session holding an event type it does not know, so turn this off where sessions
-   * are resumed; the notices themselves are ordinary user messages and stay in the log either way.
+   * Record every reaction as a durable `hook/result` session event (default true), in the one form DSH
+   * rc.8 loads, resumes and forks (see `../journal.ts`); the analyzer compares its replay with them. The
+   * notices themselves are ordinary user messages and stay in the log either way.
    */
   journal?: boolean
 }
@@ -76,7 +76,7 @@ export const Config: Schema<Config> = Schema.object({
   trimHistory: Schema.boolean().default(REACTION_DEFAULTS.trimHistory)
     .description('Replace the repeated tail of a cut block with a short marker in what the model reads next (the raw chunks stay in the log).'),
   journal: Schema.boolean().default(REACTION_DEFAULTS.journal)
-    .description('Record every reaction as a durable loop-breaker/* session event (DSH rc.8 cannot resume a session holding them).'),
+    .description('Record every reaction as a durable hook/result session event (DSH loads, resumes and forks such sessions).'),
 }) as Schema<Config>
 
 function positiveInteger(field: string, value: unknown): number {

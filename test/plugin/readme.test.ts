@@ -1,34 +1,48 @@
 import { describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
+import { DETECTOR_SETTINGS } from '../../src/detector/index.ts'
 import { Config, noticeText } from '../../src/plugin/index.ts'
+import type { Finding, Tone } from '../../src/plugin/index.ts'
 
-/** The Config table rows as the README must show them: field, default, description, from the schema. */
-function configRows(): Array<{ field: string; value: string; description: string }> {
+/** The Config table rows as the docs must show them: field, default, description, from the schema. */
+function configRows(): Array<{ field: string; value: string; description: string; detector: boolean }> {
   return Object.entries((Config as any).dict as Record<string, any>).map(([field, schema]) => {
     const value = schema.meta.default
-    return { field, value: typeof value === 'string' ? `'${value}'` : String(value), description: schema.meta.description }
+    return {
+      field,
+      value: typeof value === 'string' ? `'${value}'` : String(value),
+      description: schema.meta.description,
+      detector: Object.hasOwn(DETECTOR_SETTINGS, field),
+    }
   })
 }
 
-describe('README (en and zh) of the plugin', () => {
+describe('the Config tables (README for the reaction settings, docs/detector for the thresholds)', () => {
   it('show every Config field with the schema default and description (en) and default (zh)', async () => {
-    const en = await readFile('README.md', 'utf8')
-    const zh = await readFile('README.zh.md', 'utf8')
-    for (const { field, value, description } of configRows()) {
+    const files = {
+      reaction: [await readFile('README.md', 'utf8'), await readFile('README.zh.md', 'utf8')],
+      detector: [await readFile('docs/detector.md', 'utf8'), await readFile('docs/detector.zh.md', 'utf8')],
+    }
+    for (const { field, value, description, detector } of configRows()) {
+      const [en, zh] = detector ? files.detector : files.reaction
       expect(en).toContain(`| \`${field}\` | \`${value}\` | ${description.replace(/\|/g, '\\|')} |`)
       expect(zh).toContain(`| \`${field}\` | \`${value}\` |`)
     }
   })
+})
 
-  it('quote the notices exactly as the plugin sends them', async () => {
-    const en = await readFile('README.md', 'utf8')
-    const zh = await readFile('README.zh.md', 'utf8')
-    for (const locale of ['zh', 'en'] as const) {
-      const remind = noticeText(locale, { kind: 'break', rule: 'phrase-pool', side: 'reasoning', repeatedChars: 704 }, 'remind', 1)
-      const stall = noticeText(locale, { kind: 'stall', judge: 'step', reason: 'alternating-steps' }, 'remind', 1)
-      for (const part of [en, zh]) {
-        expect(part).toContain(remind)
-        expect(part).toContain(stall)
+describe("the README's Model Experience", () => {
+  it('quotes one notice per tone exactly as the plugin sends it, in both languages, in both READMEs', async () => {
+    const cut: Finding = { kind: 'break', rule: 'phrase-pool', side: 'reasoning', repeatedChars: 704 }
+    const shown: Array<[Finding, Tone, number]> = [
+      [cut, 'remind', 1],
+      [cut, 'replan', 2],
+      [cut, 'resume', 3],
+      [{ kind: 'stall', judge: 'step', reason: 'repeated-step' }, 'remind', 1],
+    ]
+    for (const readme of [await readFile('README.md', 'utf8'), await readFile('README.zh.md', 'utf8')]) {
+      for (const locale of ['zh', 'en'] as const) {
+        for (const [finding, tone, streak] of shown) expect(readme).toContain(noticeText(locale, finding, tone, streak))
       }
     }
   })
