@@ -8,6 +8,7 @@ export default defineConfig({
     index: 'src/plugin/index.ts',
     retry: 'src/retry/index.ts',
     session: 'src/session/index.ts',
+    invariant: 'src/invariant.ts',
   },
   format: ['esm'],
   target: 'es2022',

@@ -5,6 +5,8 @@
  */
 import * as invariantsPlugin from '@deepseek-ai/dsh-invariants'
 import * as llmInvariant from '@deepseek-ai/dsh-llm/invariant'
+import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
+import * as loopBreakerInvariant from '../../src/invariant.ts'
 import type { GenerateOptions, StreamChunk } from '@deepseek-ai/dsh-llm'
 import * as loopBreaker from '../../src/plugin/index.ts'
 import type { Config, LoopBreakerInternals } from '../../src/plugin/index.ts'
@@ -12,8 +14,12 @@ import { JOURNAL_PREFIX, readJournalRecord } from '../../src/journal.ts'
 import { createHost } from './host.ts'
 import type { HostOptions, Script } from './host.ts'
 
-/** DSH's stream-grammar checker, for a host's `before` list: it throws InvariantError on any illegal stream. */
-export const STREAM_GRAMMAR: NonNullable<HostOptions['before']> = [[invariantsPlugin], [llmInvariant]]
+/**
+ * DSH's invariant checkers, for a host's `before` list: the stream grammar (`dsh-llm/invariant`), the
+ * session log's turn and step structure (`dsh-session/invariant`) and this package's own records
+ * (`src/invariant.ts`). Each throws InvariantError on an illegal stream or event.
+ */
+export const STREAM_GRAMMAR: NonNullable<HostOptions['before']> = [[invariantsPlugin], [llmInvariant], [sessionInvariant], [loopBreakerInvariant]]
 
 /** The plugin as a Cordis plugin, with test internals (a replacement detector) bound in when given. */
 export function loopBreakerPlugin(internals?: LoopBreakerInternals): any {
