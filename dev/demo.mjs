@@ -7,11 +7,13 @@
 import { LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
 import * as llmInvariant from '@deepseek-ai/dsh-llm/invariant'
 import * as invariantsPlugin from '@deepseek-ai/dsh-invariants'
+import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import { SettingsProvider, settingsNamespace } from '@deepseek-ai/dsh-settings'
 import Schema from '@deepseek-ai/schemastery'
 import * as loopBreaker from '../lib/index.js'
 import { readJournalRecord } from '../lib/session.js'
+import * as loopBreakerInvariant from '../lib/invariant.js'
 import { startAgentStack } from './agent-stack.mjs'
 import { pathToFileURL } from 'node:url'
 
@@ -248,10 +250,14 @@ const EDIT_FILE = defineTool({
  * The rc.8 agent-loop stack in a fresh Cordis context, mounted in DSH's documented order, with `before`
  * plugins right after dsh-llm and `after` plugins after the agent loop. Shared with bench/plugin.bench.mjs.
  */
+/** Turns run and invariant violations seen, over every scenario: the demo's summary is derived from them. */
+let turnsChecked = 0
+const violations = []
+
 async function runScenario(scenario) {
   if (scenario.locale) FixedLocale.preference = scenario.locale
   const { ctx, dispose } = await startAgentStack({
-    before: [[invariantsPlugin], [llmInvariant], ...(scenario.locale ? [[FixedLocale], [localeSection]] : [])],
+    before: [[invariantsPlugin], [llmInvariant], [sessionInvariant], [loopBreakerInvariant], ...(scenario.locale ? [[FixedLocale], [localeSection]] : [])],
     after: [[loopBreaker, scenario.config]],
   })
   // What the user sees at DSH's default log level (an exporter with no level of its own).
@@ -269,6 +275,13 @@ async function runScenario(scenario) {
   } while (agent.status !== 'idle')
   const elapsed = performance.now() - started
   const result = { events: agent.session.events, stats: model.stats, lines, elapsed }
+  // An invariant that throws ends the turn as failed with the InvariantError's message.
+  for (const event of result.events) {
+    if (event.type !== 'turn/end') continue
+    turnsChecked++
+    const message = event.data.reason?.error?.message
+    if (typeof message === 'string' && message.includes('invariant violated')) violations.push(`${scenario.title}, turn ${event.data.turn}: ${message}`)
+  }
   await dispose()
   return result
 }
@@ -369,12 +382,19 @@ async function main() {
     const title = ` ${index + 1}/${scenarios.length} · ${scenario.title} `
     out(bold(`━━${title}${'━'.repeat(Math.max(4, width - title.length - 2))}`))
     out(dim(wrap(scenario.caption, '')))
-    out(dim(`config: ${JSON.stringify(scenario.config)} · locale: ${scenario.locale ?? 'none set (Chinese by default)'}`))
+    out(dim(`config: ${JSON.stringify(scenario.config)} · locale: ${scenario.locale ?? 'none set (the language the task is written in)'}`))
     out()
     printTranscript(scenario, await runScenario(scenario))
   }
   out()
-  out(green(`✓ ${scenarios.length} scenarios in ${((performance.now() - begin) / 1000).toFixed(1)} s, zero stream-grammar violations.`))
+  const seconds = ((performance.now() - begin) / 1000).toFixed(1)
+  if (violations.length === 0) {
+    out(green(`✓ ${scenarios.length} scenarios in ${seconds} s, ${turnsChecked} turns checked by DSH's invariants (stream grammar, session log, loop-breaker records): no violation.`))
+    return
+  }
+  out(red(`✗ ${violations.length} invariant violation(s) in ${scenarios.length} scenarios:`))
+  for (const violation of violations) out(red(`  ${violation}`))
+  process.exitCode = 1
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()
