@@ -315,7 +315,8 @@ run node "$e2e/check-defaults-run.mjs" "$model_requests" "$work/defaults.session
 
 step "10. defaults: analyze-session with --config on the fresh profile's unedited cordis.patch.yml"
 # The fresh patch holds only `[]` (and comments): the analyzer must read it as "no rows" with a real YAML
-# parser (js-yaml, as DSH does), not stop at it.
+# parser (js-yaml, as DSH does), not stop at it. Needs branch i11b (js-yaml in the analyzer): before it,
+# this step fails with `cordis.patch.yml:4: expected "key: value", got "[]"` (exit 2).
 run node "$defaults_installed/tools/analyze-session.mjs" --config "$DSH_HOME/profiles/headless/cordis.patch.yml" \
   "$defaults_session"
 
@@ -357,7 +358,8 @@ mkdir -p "$legacy_dir"
 # The session as it stood after the headless run (step 11 continued it since): decompressed in step 9.
 run node "$e2e/legacy-session.mjs" "$work/defaults.session.jsonl" "$legacy_dir/session.jsonl.zstd" "$legacy_id"
 run node "$e2e/web-session.mjs" "$web_url" "$legacy_id" --expect refused
-# i11b's repair tool: refuses to overwrite without --force; every other record unchanged, zstd in and out.
+# The repair tool (tools/repair-session.mjs, branch i11b; before it, this line fails: no such file):
+# refuses to overwrite without --force, every other record unchanged, zstd in and out.
 run node "$defaults_installed/tools/repair-session.mjs" --force "$legacy_dir/session.jsonl.zstd"
 run node "$e2e/web-session.mjs" "$web_url" "$legacy_id" --expect usable
 stop_web
