@@ -4,7 +4,7 @@
  * ending, the repeated tail trimmed out of what the model reads next), tells the model in the user's
  * language to carry on differently, and escalates per agent from remind to replan to cancelling the turn.
  * The cross-call and cross-step judges feed the same ladder. Every reaction is a durable session event
- * and one warning line. It never breaks a turn by itself: whatever throws inside it leaves the call
+ * and one log line the user sees on stderr (visible-log.ts). It never breaks a turn by itself: whatever throws inside it leaves the call
  * streaming untouched. Session-title and compaction calls are not guarded. Semantics and the exact texts
  * the model sees are in the README.
  */
@@ -22,6 +22,8 @@ import type { CallDetector, CompletedCall, TripDecision } from './guard-stream.t
 import { chosenLocale, createNotice, localeOfText, reactionLine, resolveLocale, resumeLine, trimMarker } from './messages.ts'
 import type { Finding, Locale } from './messages.ts'
 import { journalEvent } from '../journal.ts'
+import { LOGGER_NAME, exportOwnLogLines } from './visible-log.ts'
+import type { LineWriter } from './visible-log.ts'
 import type { JournalRecordKind } from '../journal.ts'
 import type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
 
@@ -37,9 +39,13 @@ export const inject = ['agents']
 /** The cancel cause a persisting loop ends its turn with. */
 export const CANCEL_CAUSE = Object.freeze({ kind: 'hook', reason: 'repetition-loop' } as const)
 
-/** Non-serializable hooks for tests (as `dsh-llm-retry` takes them): replace how a call's detector is made. */
+/**
+ * Non-serializable hooks for tests (as `dsh-llm-retry` takes them): replace how a call's detector is made,
+ * and where the visible log lines go (stderr otherwise).
+ */
 export interface LoopBreakerInternals {
   createDetector?: (config: DetectorConfig) => CallDetector
+  writeLine?: LineWriter
 }
 
 /**
@@ -64,7 +70,8 @@ interface AgentState {
 export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: LoopBreakerInternals = {}): void {
   const resolved = resolveConfig(config)
   const createDetector = internals.createDetector ?? ((detector: DetectorConfig) => new StreamDetector(detector))
-  const logger = (ctx as any).logger('loop-breaker')
+  const logger = (ctx as any).logger(LOGGER_NAME)
+  exportOwnLogLines(ctx as any, internals.writeLine)
   const states = new WeakMap<object, AgentState>()
   let disposed = false
   ;(ctx as any).effect(() => () => {

@@ -12,7 +12,14 @@
 #      the recorded `loop-breaker/break` and the replayed verdict agree (rule and `at`);
 #   6. flow "retry": the same with the real DeepSeek adapter pointed at a 127.0.0.1 endpoint
 #      (test/e2e/deepseek-endpoint.mjs) that answers the first request with 429 + Retry-After, and the
-#      retry coordinator enabled by the package's retry.patch.yml.
+#      retry coordinator enabled by the package's retry.patch.yml;
+#   8–12. every setting at its default, in a fresh DSH home (docs/install.md#reading-continuing-and-forking-a-session-after-a-cut):
+#      the package added to the headless and the web profile; an English task loops, the model receives
+#      an English notice and the run completes; one `[loop-breaker] ...` line per reaction on stderr; the
+#      analyzer with --config on the fresh profile's unedited patch; through `dsh --profile web` (the
+#      HTTP calls its browser UI makes, test/e2e/web-session.mjs) the session's history, a new prompt
+#      whose turn completes, and a fork; the same session as 0.1.0 logged it is refused by rc.8
+#      (SessionFormatUnsupportedError), repaired by tools/repair-session.mjs, and usable again.
 # Runs under Node >= 22.15 (`npm run e2e` puts Node 22 first on PATH). Every step is logged; any broken
 # step stops the script with a non-zero exit and says which step and why. The temporary DSH_HOME is
 # removed at the end unless KEEP=1.
@@ -59,9 +66,11 @@ node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.ex
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsh-loop-breaker-e2e.XXXXXX")
 endpoint_pid=''
+web_pid=''
 cleanup() {
   local status=$?
   if [ -n "$endpoint_pid" ]; then kill "$endpoint_pid" 2>/dev/null || true; fi
+  if [ -n "$web_pid" ]; then kill "$web_pid" 2>/dev/null || true; fi
   if [ "${KEEP:-}" = 1 ]; then
     say "KEEP=1: left $work (DSH_HOME=$work/home)"
   else
@@ -278,3 +287,80 @@ step "7. flow retry: the 429 on the wire and in the session; analyze-session agr
 run node "$installed/tools/decompress-session.mjs" "$(session_of retry)" "$work/retry.session.jsonl"
 run node "$e2e/check-retry.mjs" "$requests" "$work/retry.session.jsonl"
 analyze retry
+
+# ── 8–12. every setting at its default: the cut, then the session read, continued and forked ──────
+# A fresh DSH home, the package added as a user adds it, nothing tuned (issue 11's acceptance): the
+# headless profile runs the task, the web profile (same DSH_HOME, so it lists the headless session)
+# serves the session to the same HTTP calls the browser UI makes (test/e2e/web-session.mjs).
+step "8. defaults: a fresh DSH home, the package added to the headless and the web profile, nothing tuned"
+tuned_home=$DSH_HOME
+export DSH_HOME="$work/home-defaults"
+run dsh plugin --profile headless add "$tarball"
+run dsh plugin --profile web add "$tarball"
+defaults_installed="$DSH_HOME/profiles/headless/node_modules/dsh-loop-breaker"
+[ -f "$DSH_HOME/profiles/web/node_modules/dsh-loop-breaker/lib/index.js" ] ||
+  fail "pnpm did not install the package into the web profile"
+say "the fresh profile's own patch, left as dsh created it:"
+cat "$DSH_HOME/profiles/headless/cordis.patch.yml"
+
+step "9. defaults: an English task loops, the cut's notice reaches the model in English, one visible line per reaction"
+model_requests="$work/defaults.model-requests.jsonl"
+: >"$model_requests"
+started=$SECONDS
+E2E_MODEL_REQUEST_LOG="$model_requests" run_headless defaults --patch "$model_patch"
+defaults_session=$(session_of defaults)
+say "session log: $defaults_session"
+run node "$defaults_installed/tools/decompress-session.mjs" "$defaults_session" "$work/defaults.session.jsonl"
+run node "$e2e/check-defaults-run.mjs" "$model_requests" "$work/defaults.session.jsonl" "$work/defaults.stderr"
+
+step "10. defaults: analyze-session with --config on the fresh profile's unedited cordis.patch.yml"
+# The fresh patch holds only `[]` (and comments): the analyzer must read it as "no rows" with a real YAML
+# parser (js-yaml, as DSH does), not stop at it. Needs branch i11b (js-yaml in the analyzer): before it,
+# this step fails with `cordis.patch.yml:4: expected "key: value", got "[]"` (exit 2).
+run node "$defaults_installed/tools/analyze-session.mjs" --config "$DSH_HOME/profiles/headless/cordis.patch.yml" \
+  "$defaults_session"
+
+# start_web: `dsh --profile web` on 127.0.0.1, an OS-chosen port, no browser, the scripted model (the
+# session's model must be routable to continue it); sets web_url from the URL line dsh prints. The
+# server is killed by stop_web, or on exit by cleanup.
+start_web() {
+  local log="$work/web.stdout"
+  : >"$log"
+  show dsh --profile web --patch "$hmr_patch" --patch "$model_patch" --no-open --port 0 --host 127.0.0.1
+  (cd "$work/defaults" && exec dsh --profile web --patch "$hmr_patch" --patch "$model_patch" --no-open --port 0 --host 127.0.0.1 \
+    >"$log" 2>"$work/web.stderr") &
+  web_pid=$!
+  for _ in $(seq 600); do
+    grep -q '^dsh web: http' "$log" && break
+    kill -0 "$web_pid" 2>/dev/null || { tail -n 20 "$work/web.stderr" >&2; fail "dsh --profile web exited before it served"; }
+    sleep 0.1
+  done
+  web_url=$(sed -n 's/^dsh web: \(http[^ ]*\).*/\1/p' "$log" | head -n 1)
+  [ -n "$web_url" ] || fail "dsh --profile web printed no URL within 60s"
+  say "web profile serving at $web_url"
+}
+stop_web() {
+  if [ -n "$web_pid" ]; then
+    kill "$web_pid" 2>/dev/null || true
+    wait "$web_pid" 2>/dev/null || true
+    web_pid=''
+  fi
+}
+step "11. defaults: through dsh --profile web, the cut session is read, continued (its turn completes) and forked"
+start_web
+run node "$e2e/web-session.mjs" "$web_url" "$(basename "$(dirname "$defaults_session")")" --expect usable
+
+step "12. a log written by dsh-loop-breaker 0.1.0 (loop-breaker/* events): refused by rc.8, repaired, usable again"
+# The same session as 0.1.0 would have logged it, filed as a session of its own beside the original.
+legacy_id="session-$(node -e 'process.stdout.write(crypto.randomUUID())')"
+legacy_dir="$(dirname "$(dirname "$defaults_session")")/$legacy_id"
+mkdir -p "$legacy_dir"
+# The session as it stood after the headless run (step 11 continued it since): decompressed in step 9.
+run node "$e2e/legacy-session.mjs" "$work/defaults.session.jsonl" "$legacy_dir/session.jsonl.zstd" "$legacy_id"
+run node "$e2e/web-session.mjs" "$web_url" "$legacy_id" --expect refused
+# The repair tool (tools/repair-session.mjs, branch i11b; before it, this line fails: no such file):
+# refuses to overwrite without --force, every other record unchanged, zstd in and out.
+run node "$defaults_installed/tools/repair-session.mjs" --force "$legacy_dir/session.jsonl.zstd"
+run node "$e2e/web-session.mjs" "$web_url" "$legacy_id" --expect usable
+stop_web
+export DSH_HOME=$tuned_home

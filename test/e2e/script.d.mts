@@ -1,5 +1,7 @@
 // Types of script.mjs (plain JS so the e2e's Node processes load it without a build), for TypeScript tests.
 export declare const NORMAL_ANSWER: string
 export declare const TITLE: string
+export declare const FOLLOW_UP_TASK: string
+export declare const FOLLOW_UP_ANSWER: string
 /** The e2e's endless phrase-pool loop, one sentence at a time. */
 export declare function phrasePoolLoop(): Generator<string, never, undefined>

@@ -5,14 +5,19 @@
  *
  * What it answers is decided from the request itself rather than from a call counter, so an extra or
  * missing call shows up as a wrong answer instead of a shifted script:
+ * - a conversation request whose latest user message is the follow-up prompt (`FOLLOW_UP_TASK`, sent
+ *   through the web API to continue a cut session): `FOLLOW_UP_ANSWER`;
  * - a conversation request that carries the `loop-breaker` plugin's notice (a user-role message whose
  *   source is the plugin): the normal answer (`NORMAL_ANSWER`), which the headless runner must print;
  * - any other conversation request (the user's task): the endless phrase-pool loop, which only the live
  *   plugin can stop (`run.sh` bounds the run with a timeout);
  * - an auxiliary call (`purpose`: session title, compaction): a short legal answer.
+ * When `E2E_MODEL_REQUEST_LOG` names a file, every request appends one JSON line to it: what the model
+ * was answered with and the loop-breaker notices it read, so the e2e can check what the model received.
  */
+import { appendFileSync } from 'node:fs'
 import { LlmAdapter } from '@deepseek-ai/dsh-llm'
-import { NORMAL_ANSWER, TITLE, phrasePoolLoop } from './script.mjs'
+import { FOLLOW_UP_ANSWER, FOLLOW_UP_TASK, NORMAL_ANSWER, TITLE, phrasePoolLoop } from './script.mjs'
 
 export const name = 'e2e-scripted-model'
 export const inject = ['llm']
@@ -48,14 +53,34 @@ async function* loop(signal) {
 const isLoopBreakerNotice = (message) =>
   message?.role === 'user' && message.source?.kind === 'plugin' && message.source.plugin === 'loop-breaker'
 
+const textOf = (message) => message.content.filter((part) => part.type === 'text').map((part) => part.text).join('')
+
+const latestUserText = (messages) => {
+  const latest = messages.findLast((message) => message.role === 'user' && message.source?.kind === 'user')
+  return latest === undefined ? undefined : textOf(latest)
+}
+
+function logRequest(answer, options) {
+  const file = process.env.E2E_MODEL_REQUEST_LOG
+  if (!file) return
+  const notices = options.messages.filter(isLoopBreakerNotice).map(textOf)
+  appendFileSync(file, JSON.stringify({ answer, purpose: options.purpose ?? null, notices }) + '\n')
+}
+
 class ScriptedModel extends LlmAdapter {
   resolveModel(provider, model) {
     return Promise.resolve({ provider, id: model, name: model, context: { contextWindow: 128_000 } })
   }
   stream(options) {
-    if (options.purpose !== undefined) return answer(TITLE)
-    if (options.messages.some(isLoopBreakerNotice)) return answer(NORMAL_ANSWER)
-    return loop(options.signal)
+    const [kind, stream] = this.choose(options)
+    logRequest(kind, options)
+    return stream
+  }
+  choose(options) {
+    if (options.purpose !== undefined) return ['title', answer(TITLE)]
+    if (latestUserText(options.messages) === FOLLOW_UP_TASK) return ['follow-up', answer(FOLLOW_UP_ANSWER)]
+    if (options.messages.some(isLoopBreakerNotice)) return ['normal', answer(NORMAL_ANSWER)]
+    return ['loop', loop(options.signal)]
   }
 }
 
