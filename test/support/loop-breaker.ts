@@ -21,14 +21,17 @@ import type { HostOptions, Script } from './host.ts'
  */
 export const STREAM_GRAMMAR: NonNullable<HostOptions['before']> = [[invariantsPlugin], [llmInvariant], [sessionInvariant], [loopBreakerInvariant]]
 
-/** The plugin as a Cordis plugin, with test internals (a replacement detector) bound in when given. */
-export function loopBreakerPlugin(internals?: LoopBreakerInternals): any {
-  if (internals === undefined) return loopBreaker
+/**
+ * The plugin as a Cordis plugin, with test internals bound in: a replacement detector when given, and its
+ * visible log lines kept off the test runner's stderr (tests that check them read the logger instead).
+ */
+export function loopBreakerPlugin(internals: LoopBreakerInternals = {}): any {
+  const bound: LoopBreakerInternals = { writeLine: () => {}, ...internals }
   return {
     name: loopBreaker.name,
     inject: loopBreaker.inject,
     Config: loopBreaker.Config,
-    apply: (ctx: any, config: Config) => loopBreaker.apply(ctx, config, internals),
+    apply: (ctx: any, config: Config) => loopBreaker.apply(ctx, config, bound),
   }
 }
 
