@@ -8,15 +8,35 @@ import type { Side, Trip } from './types.ts'
 
 const SIDES: readonly Side[] = ['reasoning', 'text', 'tool']
 
+/**
+ * The loop detector of one model call. Feed it every delta of the call in stream order; it watches the
+ * reasoning, the visible text and the tool-call arguments each on their own, with bounded memory, and
+ * reports the first loop any rule sees. Its verdict depends on the text, not on how it was split into
+ * deltas (see docs/detector.md).
+ */
 export class StreamDetector {
+  /** The resolved thresholds this detector runs with (defaults filled in). */
   readonly config: DetectorConfig
   private readonly scanners: Partial<Record<Side, SideScanner>> = {}
   private trip: Trip | undefined
 
+  /**
+   * @param config - thresholds to override; every field left out takes its default (`DEFAULT_CONFIG`).
+   * @throws Error naming the field, the value and what is allowed, on an unknown field, a wrong type, a
+   *   value out of range, or a combination under which a rule could never fire.
+   */
   constructor(config?: Partial<DetectorConfig>) {
     this.config = resolveDetectorConfig(config)
   }
 
+  /**
+   * Feed one delta of the call.
+   * @param side - `'reasoning'`, `'text'` (the visible reply) or `'tool'` (tool-call arguments).
+   * @param delta - the delta's text, exactly as streamed (empty deltas are ignored).
+   * @returns `undefined` while no rule has seen a loop; then the first `Trip`, and the same frozen
+   *   object on every later push, whatever the side.
+   * @throws TypeError when `side` is not one of the three sides.
+   */
   push(side: Side, delta: string): Trip | undefined {
     if (this.trip) return this.trip
     const scanner = this.scanners[side] ?? this.open(side)

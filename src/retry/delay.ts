@@ -7,21 +7,32 @@
  * jitter, capped at the budget's `maxDelayMs`. Pure; `random` is injectable for property tests.
  */
 
+/** Where a wait came from: the `Retry-After` header, the error's wording, or the coordinator's own backoff. */
 export type DelaySource = 'server-header' | 'message' | 'backoff'
 
+/** A wait the server asked for. */
 export interface ServerDelay {
+  /** How long, in milliseconds (rounded up). */
   ms: number
+  /** Whether the header or the message said it. */
   source: Exclude<DelaySource, 'backoff'>
 }
 
+/** The part of a kind's budget that shapes its waits. */
 export interface DelayBudget {
+  /** The first backoff step, doubled on every retry. */
   initialDelayMs: number
+  /** The longest backoff wait (a server delay may be longer; see `computeDelay`). */
   maxDelayMs: number
+  /** Jitter added on top of a wait, as a share of it (0.2: up to 20 % longer, never shorter). */
   jitterRatio: number
 }
 
+/** The wait before one retry. */
 export interface Delay {
+  /** How long to wait, in milliseconds, jitter included. */
   delayMs: number
+  /** Where the wait came from. */
   source: DelaySource
   /** The server's requested delay, when there was one. */
   serverDelayMs?: number
@@ -44,7 +55,11 @@ const DURATION = String.raw`(?:${PART}\s*)+`
 const HINT = new RegExp(String.raw`\b(?:try again|retry|retrying)\s+(?:after|in)\s+(${DURATION})`, 'i')
 const PART_GLOBAL = new RegExp(String.raw`(\d+(?:\.\d+)?)\s*(${UNIT})`, 'gi')
 
-/** The delay a message asks for ("try again in 20s"), in ms; `undefined` when it names none. */
+/**
+ * The delay an error message asks for.
+ * @param message - the provider's error text, e.g. "Please try again in 1.898s".
+ * @returns the delay in milliseconds (rounded up), or `undefined` when the message names none.
+ */
 export function parseMessageDelay(message: string): number | undefined {
   const hint = HINT.exec(message)
   if (hint === null) return undefined
@@ -53,7 +68,11 @@ export function parseMessageDelay(message: string): number | undefined {
   return total > 0 && Number.isFinite(total) ? Math.ceil(total) : undefined
 }
 
-/** The server's requested delay: the adapter's `Retry-After` mapping first, then the message wording. */
+/**
+ * The delay the server asked for: the adapter's `Retry-After` mapping first, then the message wording.
+ * @param failure - the failed request's message and the adapter's `providerRetryAfterMs`, when it has one.
+ * @returns the server's delay and where it came from, or `undefined` when the server named none.
+ */
 export function serverDelay(failure: { message: string; providerRetryAfterMs?: number }): ServerDelay | undefined {
   const header = failure.providerRetryAfterMs
   if (header !== undefined && Number.isFinite(header) && header > 0) return { ms: Math.ceil(header), source: 'server-header' }
@@ -65,6 +84,11 @@ export function serverDelay(failure: { message: string; providerRetryAfterMs?: n
  * The delay before retry number `attempt` (1-based). With a server delay: `server × (1 + jitter)`,
  * capped at `max(maxDelayMs, server)`, so it is never below the server's delay. Otherwise
  * `min(initial × 2^(attempt−1), max) × (1 + jitter)`, capped at `maxDelayMs`.
+ * @param attempt - the retry's number in its kind's chain, from 1.
+ * @param budget - the kind's backoff and jitter settings.
+ * @param server - the server's requested delay, when it gave one.
+ * @param random - a source of uniform numbers in [0, 1) for the jitter (injectable for tests).
+ * @returns the wait, its source, and the server's delay when there was one.
  */
 export function computeDelay(attempt: number, budget: DelayBudget, server?: ServerDelay, random: () => number = Math.random): Delay {
   const jitter = 1 + budget.jitterRatio * random()

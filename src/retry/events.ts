@@ -13,16 +13,26 @@ import type { LlmFailure } from '@deepseek-ai/dsh-llm'
 import type { RetryableKind } from './classify.ts'
 import type { DelaySource } from './delay.ts'
 
+/** DSH's event type for a scheduled retry, written before the wait. */
 export const RETRY_EVENT = 'llm/retry'
+/** DSH's event type for a retry whose wait is over, written right before the request is sent again. */
 export const RETRY_STARTED_EVENT = 'llm/retry-started'
 const POLICY_KEY_PREFIX = 'retry-coordinator/'
 
-/** The `policyKey` of the coordinator's retries of one kind. */
+/**
+ * The `policyKey` of the coordinator's retries of one kind.
+ * @param kind - a retryable failure kind.
+ * @returns `retry-coordinator/<kind>`.
+ */
 export function policyKeyOf(kind: RetryableKind): string {
   return `${POLICY_KEY_PREFIX}${kind}`
 }
 
-/** True for an `llm/retry` event the coordinator wrote. */
+/**
+ * Whether a session event is an `llm/retry` the coordinator wrote (not one of DSH's `llm-retry`).
+ * @param event - any session event.
+ * @returns true for the coordinator's own retry records.
+ */
 export function isCoordinatorRetry(event: { type: string; data?: { policyKey?: unknown } }): boolean {
   return event.type === RETRY_EVENT && typeof event.data?.policyKey === 'string' && event.data.policyKey.startsWith(POLICY_KEY_PREFIX)
 }
