@@ -9,7 +9,8 @@ export { SessionReader, readSession } from './reader.ts'
 export type { ReadOptions, SessionLog } from './reader.ts'
 export { findSessionFiles } from './discover.ts'
 export type { DiscoveredFiles } from './discover.ts'
-export { ZstdFramesDecoder, ZstdDamage, startsWithZstdFrame } from './zstd-frames.ts'
+export { ZstdFramesDecoder, startsWithZstdFrame } from './zstd-frames.ts'
+export type { ZstdDamage } from './zstd-frames.ts'
 export { PLUGIN_EVENT_PREFIX } from './types.ts'
 export type {
   Delta, DeltaSide, FinishReason, PluginEvent, ReadIssue, SessionCall, SessionFormat, SessionItem, ToolCall,

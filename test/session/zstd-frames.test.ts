@@ -10,7 +10,7 @@ const sample = new Uint8Array(await readFile(join(fixtures, 'work.rc8.jsonl.zstd
 
 function decodeInSlices(bytes: Uint8Array, cuts: number[]) {
   const out: Uint8Array[] = []
-  const decoder = new ZstdFramesDecoder((data) => out.push(data.slice()))
+  const decoder = new ZstdFramesDecoder((data) => out.push(data.slice()), (damage) => { throw new Error(damage.message) })
   let at = 0
   for (const cut of [...cuts, bytes.length]) {
     decoder.push(bytes.subarray(at, Math.max(at, cut)))

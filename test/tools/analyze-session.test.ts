@@ -26,7 +26,7 @@ describe('analyze-session --json', () => {
     expect(code).toBe(0)
     expect(Object.keys(document)).toEqual(['files', 'summary'])
     expect(Object.keys(document.files[0])).toEqual(['file', 'format', 'calls'])
-    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded'])
+    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded', 'damaged'])
     expect(document.summary).toEqual({ files: 2, calls: document.files[0].calls.length + 5, breaks: 1, stalls: 0, errors: [] })
     expect(document.files.map((file: any) => [file.file, file.format])).toEqual([[loop, 'rc.8'], [work, 'rc.8']])
   })
