@@ -2,7 +2,9 @@
  * XXH64 with seed 0 (the xxHash specification, "XXH64 algorithm description"), streaming, on 32-bit
  * halves: a Zstandard frame's content checksum is the low 32 bits of XXH64(content, seed 0). BigInt
  * arithmetic allocates per operation and is far too slow for every frame of a log; here each 64-bit
- * value is a (high, low) pair of unsigned 32-bit numbers and the helpers return through `hi`/`lo`.
+ * value is a (high, low) pair of unsigned 32-bit numbers. The stripe loop, which sees every byte, keeps
+ * the accumulators in a typed array and reads aligned content as 32-bit words; the helpers of the
+ * final steps return through `hi`/`lo`. Its cost beside decoding: docs/tools.md#speed-and-memory.
  */
 
 // The five 64-bit primes, as [high, low] halves.
@@ -12,17 +14,32 @@ const P3H = 0x165667b1, P3L = 0x9e3779f9
 const P4H = 0x85ebca77, P4L = 0xc2b2ae63
 const P5H = 0x27d4eb2f, P5L = 0x165667c5
 
-/** Result registers of the 64-bit helpers below (no allocation in the hot loop). */
+/** 16-bit halves of the low words of P1 and P2, the multipliers of the stripe loop. */
+const P1L0 = P1L & 0xffff, P1L1 = P1L >>> 16
+const P2L0 = P2L & 0xffff, P2L1 = P2L >>> 16
+
+/**
+ * Exact scalings by powers of two: `(t - (t mod 2^32)) * 2^-32` is floor(t / 2^32) without a division,
+ * and `b & 0xffff` is b mod 2^16 (ToInt32 wraps the exact double), both far cheaper than `%` on doubles.
+ */
+const TWO_TO_MINUS_32 = 2 ** -32
+const TWO_TO_MINUS_16 = 2 ** -16
+
+/** Result registers of the 64-bit helpers below (no allocation). */
 let hi = 0
 let lo = 0
 
-/** (ah:al) * (bh:bl) mod 2^64. */
-function mul(ah: number, al: number, bh: number, bl: number): void {
-  const a0 = al & 0xffff, a1 = al >>> 16, b0 = bl & 0xffff, b1 = bl >>> 16
-  const p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0
-  const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff)
-  lo = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0
-  hi = (a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16) + Math.imul(al, bh) + Math.imul(ah, bl)) >>> 0
+/**
+ * (xh:xl) * (ph:pl) mod 2^64. With `pl` split into 16-bit halves, xl times each half stays below 2^48,
+ * exact in a double, so the low words' product takes two multiplications, the cross terms two
+ * `Math.imul`s.
+ */
+function mul(xh: number, xl: number, ph: number, pl: number): void {
+  const b = xl * (pl >>> 16)
+  const b0 = b & 0xffff
+  const t = xl * (pl & 0xffff) + b0 * 65536
+  lo = t >>> 0
+  hi = ((t - lo) * TWO_TO_MINUS_32 + (b - b0) * TWO_TO_MINUS_16 + Math.imul(xh, pl) + Math.imul(xl, ph)) >>> 0
 }
 
 /** (ah:al) + (bh:bl) mod 2^64. */
@@ -46,17 +63,44 @@ function round(ah: number, al: number, laneH: number, laneL: number): void {
   mul(hi, lo, P1H, P1L)
 }
 
+/**
+ * The same round on accumulator `i` of `state` (high word at 2i, low at 2i + 1), written out in local
+ * variables: the stripe loop runs it on every 8 bytes of content.
+ */
+function roundInPlace(state: Uint32Array, i: number, inH: number, inL: number): void {
+  // lane * P2, as in mul()
+  let b = inL * P2L1
+  let b0 = b & 0xffff
+  let t = inL * P2L0 + b0 * 65536
+  let ml = t >>> 0
+  let mh = ((t - ml) * TWO_TO_MINUS_32 + (b - b0) * TWO_TO_MINUS_16 + Math.imul(inH, P2L) + Math.imul(inL, P2H)) >>> 0
+  // acc + that
+  const sum = state[2 * i + 1]! + ml
+  ml = sum >>> 0
+  mh = (state[2 * i]! + mh + (sum > 0xffffffff ? 1 : 0)) >>> 0
+  // rotl 31
+  const rh = ((mh << 31) | (ml >>> 1)) >>> 0
+  const rl = ((ml << 31) | (mh >>> 1)) >>> 0
+  // * P1
+  b = rl * P1L1
+  b0 = b & 0xffff
+  t = rl * P1L0 + b0 * 65536
+  const low = t >>> 0
+  state[2 * i + 1] = low
+  state[2 * i] = ((t - low) * TWO_TO_MINUS_32 + (b - b0) * TWO_TO_MINUS_16 + Math.imul(rh, P1L) + Math.imul(rl, P1H)) >>> 0
+}
+
+/** Typed-array words are in the platform's byte order; XXH64 reads little-endian. */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1
+
 function readU32(bytes: Uint8Array, at: number): number {
   return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
 }
 
 /** Feed bytes in any slicing with `update`; `digest` gives the 64-bit hash as [high, low]. */
 export class Xxh64 {
-  // The four accumulators, seeded as the specification says for seed 0.
-  private v1h = 0x60ea27ee; private v1l = 0xadc0b5d6 // P1 + P2
-  private v2h = P2H; private v2l = P2L
-  private v3h = 0; private v3l = 0
-  private v4h = 0x61c8864e; private v4l = 0x7a143579 // -P1
+  /** The four accumulators as [high, low] word pairs, seeded as the specification says for seed 0. */
+  private readonly state = Uint32Array.of(0x60ea27ee, 0xadc0b5d6, P2H, P2L, 0, 0, 0x61c8864e, 0x7a143579) // P1 + P2, P2, 0, -P1
   /** Bytes of an unfinished 32-byte stripe. */
   private readonly stripe = new Uint8Array(32)
   private buffered = 0
@@ -86,12 +130,13 @@ export class Xxh64 {
   digest(): [number, number] {
     let h: number, l: number
     if (this.length >= 32) {
-      rotl(this.v1h, this.v1l, 1); let sh = hi, sl = lo
-      rotl(this.v2h, this.v2l, 7); add(sh, sl, hi, lo); sh = hi; sl = lo
-      rotl(this.v3h, this.v3l, 12); add(sh, sl, hi, lo); sh = hi; sl = lo
-      rotl(this.v4h, this.v4l, 18); add(sh, sl, hi, lo); h = hi; l = lo
-      for (const [vh, vl] of [[this.v1h, this.v1l], [this.v2h, this.v2l], [this.v3h, this.v3l], [this.v4h, this.v4l]] as const) {
-        round(0, 0, vh, vl)
+      const v = this.state
+      rotl(v[0]!, v[1]!, 1); let sh = hi, sl = lo
+      rotl(v[2]!, v[3]!, 7); add(sh, sl, hi, lo); sh = hi; sl = lo
+      rotl(v[4]!, v[5]!, 12); add(sh, sl, hi, lo); sh = hi; sl = lo
+      rotl(v[6]!, v[7]!, 18); add(sh, sl, hi, lo); h = hi; l = lo
+      for (let i = 0; i < 8; i += 2) {
+        round(0, 0, v[i]!, v[i + 1]!)
         h = (h ^ hi) >>> 0; l = (l ^ lo) >>> 0
         mul(h, l, P1H, P1L); add(hi, lo, P4H, P4L); h = hi; l = lo
       }
@@ -127,16 +172,24 @@ export class Xxh64 {
   }
 
   private stripes(bytes: Uint8Array, from: number, to: number): void {
-    let v1h = this.v1h, v1l = this.v1l, v2h = this.v2h, v2l = this.v2l
-    let v3h = this.v3h, v3l = this.v3l, v4h = this.v4h, v4l = this.v4l
-    for (let at = from; at < to; at += 32) {
-      round(v1h, v1l, readU32(bytes, at + 4), readU32(bytes, at)); v1h = hi; v1l = lo
-      round(v2h, v2l, readU32(bytes, at + 12), readU32(bytes, at + 8)); v2h = hi; v2l = lo
-      round(v3h, v3l, readU32(bytes, at + 20), readU32(bytes, at + 16)); v3h = hi; v3l = lo
-      round(v4h, v4l, readU32(bytes, at + 28), readU32(bytes, at + 24)); v4h = hi; v4l = lo
+    const state = this.state
+    if (LITTLE_ENDIAN && (bytes.byteOffset + from) % 4 === 0) {
+      // Aligned (fzstd's output always is): read the lanes as 32-bit words, two loads per lane.
+      const words = new Uint32Array(bytes.buffer, bytes.byteOffset + from, (to - from) / 4)
+      for (let at = 0; at < words.length; at += 8) {
+        roundInPlace(state, 0, words[at + 1]!, words[at]!)
+        roundInPlace(state, 1, words[at + 3]!, words[at + 2]!)
+        roundInPlace(state, 2, words[at + 5]!, words[at + 4]!)
+        roundInPlace(state, 3, words[at + 7]!, words[at + 6]!)
+      }
+      return
     }
-    this.v1h = v1h; this.v1l = v1l; this.v2h = v2h; this.v2l = v2l
-    this.v3h = v3h; this.v3l = v3l; this.v4h = v4h; this.v4l = v4l
+    for (let at = from; at < to; at += 32) {
+      roundInPlace(state, 0, readU32(bytes, at + 4), readU32(bytes, at))
+      roundInPlace(state, 1, readU32(bytes, at + 12), readU32(bytes, at + 8))
+      roundInPlace(state, 2, readU32(bytes, at + 20), readU32(bytes, at + 16))
+      roundInPlace(state, 3, readU32(bytes, at + 28), readU32(bytes, at + 24))
+    }
   }
 }
 

@@ -156,6 +156,15 @@ export class ZstdFramesDecoder {
       this.reportDamage()
       return
     }
+    if (this.stage.kind !== 'frame-header' && this.stage.kind !== 'skip' && this.frame === undefined) {
+      // A damaged block size can run the walk past the end of the file over frames that are intact.
+      const bytes = joinParts(this.frameParts, this.frameLength)
+      if (findMagic(bytes.subarray(1)) >= 0) {
+        this.openDamage('corrupt-frame', 'its block headers run past the end of the file', bytes)
+        this.end()
+        return
+      }
+    }
     this.reportDamage()
     if (this.stage.kind === 'frame-header' && this.pending.length === 0) return
     const start = this.stage.kind === 'frame-header' ? this.offset - this.pending.length : this.frameStart
