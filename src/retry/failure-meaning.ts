@@ -18,10 +18,12 @@
 
 /** English, word by word: subject, then a comparison, then the limit; gaps only of the words listed. */
 const EN_SUBJECT = String.raw`(?<!\b(?:output|completion|generation|generated|new|reasoning)[\s_-]+)\b(?:prompt|input|request|requested|messages?|context|conversation|tokens?|token[\s_-]+count|number[\s_-]+of[\s_-]+(?:input[\s_-]+|prompt[\s_-]+)?tokens)(?:[\s_-]+tokens?)?\b`
+/** A number, matched whole (the lookahead leaves one way to match it, so a repeated gap cannot backtrack). */
+const EN_NUMBER = String.raw`\d[\d,_]*(?![\d,_])`
 /** What may stand between the subject and its verb: qualifiers, the count itself, punctuation. */
-const EN_SUBJECT_GAP = String.raw`(?:[\s(),:=]|\d[\d,_]*|\b(?:tokens?|token[\s_-]+count|length|size|total|of|the|your|this|its|has|have|contains|containing|with|is|are|was|in)\b)*`
+const EN_SUBJECT_GAP = String.raw`(?:[\s(),:=]|${EN_NUMBER}|\b(?:tokens?|token[\s_-]+count|length|size|total|of|the|your|this|its|has|have|contains|containing|with|is|are|was|in)\b)*`
 const EN_COMPARISON = String.raw`(?:\bexceed(?:s|ed|ing)?\b|\b(?:(?:is|are|was|were)\s+)?(?:longer|larger|greater|more|bigger)\s+than\b|\b(?:is|are|was|were)\s+(?:over|above|beyond)\b|\bgoes\s+(?:over|beyond)\b|\bsurpass(?:es|ed)?\b|>)`
-const EN_LIMIT_GAP = String.raw`(?:[\s(),:]|\d[\d,_]*|\b(?:the|your|this|its|our|a|an|model(?:'s|’s)?|allowed|available|supported|configured|permitted|current|of|tokens?)\b)*`
+const EN_LIMIT_GAP = String.raw`(?:[\s(),:]|${EN_NUMBER}|\b(?:the|your|this|its|our|a|an|model(?:'s|’s)?|allowed|available|supported|configured|permitted|current|of|tokens?)\b)*`
 const EN_LIMIT = String.raw`(?:\bmax(?:imum)?(?:\b|_)|\blimits?\b|\bcontext(?:[\s_-]+(?:length|size|window))?\b|\bcapacity\b|\bmodel[\s_-]+length\b|\d[\d,_]*\s*tokens?\b)`
 /** "The limit is N tokens, however you requested M tokens": the limit first, the count after a contrast. */
 const EN_LIMIT_FIRST = String.raw`\b(?:max(?:imum)?|limit|context[\s_-]+(?:length|size|window)|supports?|allows?)\b[^.;\n]{0,40}?\d[^.;\n]{0,30}?\b(?:but|however|while|whereas|yet)\b[^.;\n]{0,30}?\b(?:prompt|input|request|requested|messages?|conversation|received|sent|provided|resulted\s+in|contains?|has)\b[^.;\n]{0,30}?\d[\d,_]*\s*tokens?\b`

@@ -42,3 +42,17 @@ describe('the traps stay what they are', () => {
     expect(classifyFailure({ message, code, status }).kind).toBe(kind)
   })
 })
+
+describe('the rules stay fast on hostile text', () => {
+  it.each([
+    ['a long number after a subject', `prompt ${'1'.repeat(20_000)} x`],
+    ['long runs of separators', `input${' ,('.repeat(10_000)}exceeds`],
+    ['a long clause of subjects and numbers', 'prompt tokens 1, '.repeat(3_000)],
+    ['a long message in Chinese', '请求的 token 数'.repeat(5_000)],
+  ])('%s', (_what, message) => {
+    const started = performance.now()
+    classifyFailure({ message, code: 'INVALID_REQUEST', status: 400 })
+    classifyFailure({ message, code: 'RATE_LIMIT', status: 429 })
+    expect(performance.now() - started).toBeLessThan(250)
+  })
+})
