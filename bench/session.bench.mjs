@@ -99,7 +99,8 @@ async function measure(what, path) {
     calls = JSON.parse(document).summary.calls
   } else {
     // The floor: the same fzstd frame decoder the reader uses (fzstd's own streaming decoder is ~60x
-    // slower on DSH's 2 MiB-window batch frames), UTF-8 decode, split lines, JSON.parse every line.
+    // slower on DSH's 2 MiB-window batch frames), UTF-8 decode, split lines, JSON.parse every line. That
+    // decoder verifies each frame's XXH64 content checksum, so the floor includes it.
     const text = new TextDecoder()
     let carry = ''
     const lines = (decoded) => {
@@ -109,7 +110,11 @@ async function measure(what, path) {
     }
     let decoder
     for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-      if (decoder === undefined) decoder = startsWithZstdFrame(chunk) ? new ZstdFramesDecoder((bytes) => lines(text.decode(bytes, { stream: true }))) : null
+      if (decoder === undefined) {
+        decoder = startsWithZstdFrame(chunk)
+          ? new ZstdFramesDecoder((bytes) => lines(text.decode(bytes, { stream: true })), (damage) => { throw new Error(damage.message) })
+          : null
+      }
       if (decoder) decoder.push(chunk)
       else lines(text.decode(chunk, { stream: true }))
     }

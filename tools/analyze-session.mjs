@@ -28,7 +28,8 @@ Inputs
 Options
   --json             one JSON document on stdout instead of tables:
                      {"files":[{"file","format","calls":[{"turn","step","attempt",
-                     "reasoningChars","textChars","toolCalls","break","stall","recorded"}]}],
+                     "reasoningChars","textChars","toolCalls","break","stall","recorded",
+                     "damaged"}]}],
                      "summary":{"files","calls","breaks","stalls","errors"}}
   --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
                      settings of its loop-breaker row are used. Repeatable: as in DSH's
@@ -50,10 +51,17 @@ Output columns: call (turn.step, #attempt when retried), end (the stream's finis
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
 text, tool calls, verdict (break, stall or ok), rule, side@at (where the live plugin would cut:
 UTF-16 length of that side so far), repeated chars, and the plugin's recorded action; a
-line marked ≠ is one where replay and record disagree.
+line marked ≠ is one where replay and record disagree, one marked damaged spans a skipped frame.
 
-Exit status: 0 every input read fully; 1 some input could not be read fully (errors listed;
-everything readable is still reported); 2 bad usage or invalid settings.`
+Damaged logs: a zstd frame that fails to decode or whose content checksum does not match
+is skipped and listed under Errors with its byte range and the seq gap it leaves; every
+frame after it is still read. A call that spans the skipped stretch is marked "damaged"
+(its verdict may miss what was lost); the others are analysed as usual. See
+docs/tools.md#damaged-logs.
+
+Exit status: 0 every input read fully; 1 some input could not be read fully (errors listed,
+skipped frames included; everything readable is still reported); 2 bad usage or invalid
+settings.`
 
 class UsageError extends Error {}
 
@@ -224,8 +232,8 @@ function jsonDocument(results, errors) {
     files: results.map(({ file, format, calls: fileCalls }) => ({
       file,
       format,
-      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded }) =>
-        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded })),
+      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, damaged }) =>
+        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, damaged })),
     })),
     summary: {
       files: results.length,
@@ -261,7 +269,7 @@ function humanReport(results, errors, sweep, configs) {
         call.break ? `${call.break.side}@${call.break.at}` : '-',
         call.break ? String(call.break.repeatedChars) : '-',
         recordedText(call.recorded),
-        differs ? `≠ ${differs}` : '',
+        [differs ? `≠ ${differs}` : '', call.damaged ? `damaged: ${call.damaged}` : ''].filter(Boolean).join('; '),
       ])
     }
     if (result.calls.length === 0) out.push('  (no model call read)')

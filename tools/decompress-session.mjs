@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Decompresses a DSH session log (every zstd frame, not just the first one as Node's and most
-// libraries' one-shot decoders do), streaming, to a file or stdout. On damage it keeps what it decoded,
-// says where it stopped and exits 1. A thin shell over lib/session.js; run `npm run build` first.
+// libraries' one-shot decoders do), streaming, to a file or stdout. A damaged frame is skipped and named
+// on stderr, the frames after it are still written, and the exit status is 1. A thin shell over
+// lib/session.js; run `npm run build` first.
 import { createReadStream, createWriteStream } from 'node:fs'
 import { once } from 'node:events'
-import { ZstdDamage, ZstdFramesDecoder, startsWithZstdFrame } from '../lib/session.js'
+import { ZstdFramesDecoder, startsWithZstdFrame } from '../lib/session.js'
 
 const HELP = `Usage: node tools/decompress-session.mjs <in> [out]
 
@@ -12,11 +13,14 @@ Writes the JSONL text of a session log: all zstd frames of a .jsonl.zstd file de
 order (a plain .jsonl file is copied as is; the content decides, not the name). Without
 [out], or with -, the text goes to stdout, e.g. to pipe into grep or jq.
 
-On a truncated or corrupt frame it writes everything decoded before it, reports the byte
-offset of the damaged frame on stderr and exits 1.
+A frame that fails to decode, or whose content checksum does not match, is skipped: its
+byte range is reported on stderr and the frames after it are written as usual (when its
+headers are damaged too, the next frame is found by searching for the zstd magic, and
+stderr says so). A truncated last frame: what its complete blocks yield is written and
+the byte offset of the torn frame is reported. See docs/tools.md#damaged-logs.
 
-Exit status: 0 done; 1 damaged or unreadable input (what could be decoded is written);
-2 bad usage.`
+Exit status: 0 done; 1 damaged or unreadable input (everything that could be decoded is
+written); 2 bad usage.`
 
 process.exitCode = await main(process.argv.slice(2))
 
@@ -54,31 +58,31 @@ async function main(argv) {
   let pending = []
   let bytesOut = 0
   let status = 0
+  let skipped = 0
+  const damaged = (damage) => {
+    process.stderr.write(`decompress-session: ${damage.message}\n`)
+    if (damage.kind !== 'truncated-frame') skipped++
+    status = 1
+  }
   try {
     for await (const chunk of createReadStream(input, { highWaterMark: 1 << 20 })) {
       if (decoder === undefined) {
-        decoder = startsWithZstdFrame(chunk) ? new ZstdFramesDecoder((bytes) => pending.push(bytes)) : null
+        decoder = startsWithZstdFrame(chunk) ? new ZstdFramesDecoder((bytes) => pending.push(bytes), damaged) : null
       }
       if (decoder === null) pending.push(chunk)
-      else {
-        try {
-          decoder.push(chunk)
-        } catch (error) {
-          status = damaged(error, decoder)
-        }
-      }
+      else decoder.push(chunk)
       for (const bytes of pending) {
         bytesOut += bytes.length
         await write(bytes)
       }
       pending = []
-      if (status !== 0 || closed) return status
+      if (closed) return status
     }
-    if (status === 0 && decoder) {
-      try {
-        decoder.end()
-      } catch (error) {
-        status = damaged(error, decoder)
+    if (decoder) {
+      decoder.end()
+      for (const bytes of pending) {
+        bytesOut += bytes.length
+        await write(bytes)
       }
     }
     if (decoder === undefined) {
@@ -94,13 +98,7 @@ async function main(argv) {
     await once(sink, 'close')
   }
   if (status !== 0 && decoder) {
-    process.stderr.write(`decompress-session: wrote ${bytesOut} decoded bytes: ${decoder.frames} complete frame(s), then what the damaged frame yielded\n`)
+    process.stderr.write(`decompress-session: wrote ${bytesOut} decoded bytes: ${decoder.frames} complete frame(s), ${skipped} damaged stretch(es) skipped\n`)
   }
   return status
-}
-
-function damaged(error, decoder) {
-  if (!(error instanceof ZstdDamage)) throw error
-  process.stderr.write(`decompress-session: ${error.message}\n`)
-  return 1
 }

@@ -3,12 +3,14 @@
  * optionally with an Error `cause` chain when a tool classifies a thrown error) to exactly one kind.
  * Pure: no DSH runtime, no clock. The order of the checks is the design: the traps (throughput limits
  * worded "request too large", one over-long string field) are settled before the overflow table, the
- * output reserve before the context (vLLM's reserve message also quotes the context length), and the
- * harness `code` and HTTP `status` before the transient wordings. Status comes only from `status`: a number in the
+ * output reserve before the context (vLLM's reserve message also quotes the context length), the provider
+ * tables before the meaning-based rules (failure-meaning.ts), a period allowance before a token-count
+ * comparison, and the harness `code` and HTTP `status` before the transient wordings. Status comes only from `status`: a number in the
  * message may be the user's own prompt echoed back.
  */
 import { CONTEXT_OVERFLOW_PATTERNS, FIELD_TOO_LONG_PATTERN, OUTPUT_RESERVE_PATTERNS, THROUGHPUT_LIMIT_PATTERN, matchWording } from './overflow-patterns.ts'
 import { serverDelay } from './delay.ts'
+import { statesAllowanceExhausted, statesContextOverflow } from './failure-meaning.ts'
 import type { DelaySource } from './delay.ts'
 
 export type FailureKind =
@@ -128,6 +130,12 @@ function decide(failure: FailureInput): { kind: FailureKind; reason: string } {
   const overflow = matchWording(CONTEXT_OVERFLOW_PATTERNS, text)
   if (overflow !== undefined) return { kind: 'context-overflow', reason: `${at}: ${overflow.provider} overflow wording` }
   if (status === 413) return { kind: 'context-overflow', reason: `${at}: request entity too large` }
+  // Before the meaning-based overflow: "monthly tokens exceed the plan limit" is an allowance, not a prompt.
+  const allowance = statesAllowanceExhausted(text)
+  if (allowance !== undefined) return { kind: 'quota', reason: `${at}: a billing-period or plan allowance is used up (${allowance} wording)` }
+  // A 429 compares a rate with its limit: only another 4xx is read as the prompt's size against the model's.
+  const overflowMeaning = status !== undefined && status >= 400 && status < 500 && status !== 429 ? statesContextOverflow(text) : undefined
+  if (overflowMeaning !== undefined) return { kind: 'context-overflow', reason: `${at}: the prompt's token count is over the model's limit (${overflowMeaning} wording)` }
 
   const terminalByCode = TERMINAL_CODES[code]
   if (terminalByCode === 'quota' || QUOTA_WORDING.test(text) || status === 402) return { kind: 'quota', reason: `${at}: quota or billing` }

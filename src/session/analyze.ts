@@ -25,6 +25,8 @@ export interface AnalyzedCall {
   stall: CallVerdict['stall']
   /** The plugin's recorded event for this call: `{type, ...data}` of `loop-breaker/break` or `/stall`. */
   recorded: ({ type: string } & Record<string, unknown>) | null
+  /** Why part of the call may be missing (it spans a skipped frame of a damaged log), or null. */
+  damaged: string | null
 }
 
 export interface FileAnalysis {
@@ -145,6 +147,7 @@ function describe(call: SessionCall, verdict: CallVerdict): AnalyzedCall {
     break: verdict.break,
     stall: verdict.stall,
     recorded: recordedOf(call.recorded),
+    damaged: call.damaged ?? null,
   }
 }
 

@@ -23,6 +23,8 @@ export class CallBuilder {
   private readonly openTools = new Map<number, OpenToolCall>()
   finish: FinishReason | undefined
   hasMessage = false
+  /** Why part of this call may be missing (a skipped stretch of a damaged log). */
+  damaged: string | undefined
 
   constructor(readonly turn: number, readonly step: number, readonly attempt: number) {}
 
@@ -80,6 +82,7 @@ export class CallBuilder {
       finish: this.finish,
       hasMessage: this.hasMessage,
       recorded: this.recorded,
+      ...(this.damaged === undefined ? {} : { damaged: this.damaged }),
     }
   }
 

@@ -4,11 +4,14 @@
  * Never holds the whole file: memory is one read buffer, one decoded batch and
  * the call being rebuilt. Damage never throws; it is reported as a
  * {@link ReadIssue} and everything readable is kept: a malformed line is
- * skipped, a damaged zstd frame ends the read with all frames before it.
+ * skipped, a damaged zstd frame is skipped (reported with its byte range and
+ * the seq gap it leaves; the call open across it is marked damaged) and the
+ * read goes on with the next frame.
  */
 import { createReadStream } from 'node:fs'
 import { SessionAssembler } from './session-assembler.ts'
-import { startsWithZstdFrame, ZstdDamage, ZstdFramesDecoder } from './zstd-frames.ts'
+import { startsWithZstdFrame, ZstdFramesDecoder } from './zstd-frames.ts'
+import type { ZstdDamage } from './zstd-frames.ts'
 import type { PluginEvent, ReadIssue, SessionCall, SessionFormat, SessionItem } from './types.ts'
 
 /** Read size; large enough that per-read overhead vanishes, small enough to keep memory flat. */
@@ -32,6 +35,10 @@ export class SessionReader implements AsyncIterable<SessionItem> {
   frames = 0
   lines = 0
   private readonly assembler: SessionAssembler
+  /** The last seq of the records read so far (a packed row spans several). */
+  private lastSeq: number | undefined
+  /** Skipped frames still waiting for the first seq after them. */
+  private openGaps: SkippedFrame[] = []
   private readonly queue: SessionItem[] = []
 
   constructor(readonly file: string, private readonly options: ReadOptions = {}) {
@@ -48,7 +55,6 @@ export class SessionReader implements AsyncIterable<SessionItem> {
     const text = new TextDecoder('utf-8')
     let carry = ''
     let bytesRead = 0
-    let stopped = false
     const takeLines = (decoded: string) => {
       // Only split when a line ends: re-splitting a long line's growing prefix would be quadratic.
       if (!decoded.includes('\n')) {
@@ -59,6 +65,22 @@ export class SessionReader implements AsyncIterable<SessionItem> {
       carry = parts.pop()!
       for (const line of parts) this.line(line)
     }
+    const damaged = (damage: ZstdDamage) => {
+      if (damage.kind === 'truncated-frame') {
+        this.issues.push({ kind: damage.kind, offset: damage.offset, message: damage.message })
+        return
+      }
+      // The text on either side of a skipped frame does not join: drop the unfinished line and character.
+      carry = ''
+      text.decode()
+      const issue: SkippedFrame = {
+        kind: damage.kind, offset: damage.offset, end: damage.end, resynced: damage.resynced,
+        seqBefore: this.lastSeq ?? null, seqAfter: null, message: damage.message,
+      }
+      this.issues.push(issue)
+      this.openGaps.push(issue)
+      this.assembler.gap(`bytes ${damage.offset}-${damage.end - 1} skipped (${damage.kind})`)
+    }
     try {
       for await (const chunk of createReadStream(this.file, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>) {
         if (this.encoding === undefined) {
@@ -67,34 +89,19 @@ export class SessionReader implements AsyncIterable<SessionItem> {
             this.issues.push({ kind: 'not-a-session', message: `not a session log (neither zstd frames nor JSONL; starts with ${hex(chunk)})` })
             return
           }
-          if (this.encoding === 'zstd') decoder = new ZstdFramesDecoder((bytes) => takeLines(text.decode(bytes, { stream: true })))
+          if (this.encoding === 'zstd') decoder = new ZstdFramesDecoder((bytes) => takeLines(text.decode(bytes, { stream: true })), damaged)
         }
         bytesRead += chunk.length
-        try {
-          if (decoder) decoder.push(chunk)
-          else takeLines(text.decode(chunk, { stream: true }))
-        } catch (error) {
-          if (!(error instanceof ZstdDamage)) throw error
-          this.issues.push({ kind: error.kind, offset: error.offset, message: error.message })
-          stopped = true
-        }
+        if (decoder) decoder.push(chunk)
+        else takeLines(text.decode(chunk, { stream: true }))
         this.options.onProgress?.(bytesRead)
         yield* this.drain()
-        if (stopped) break
       }
       if (this.encoding === undefined) {
         this.issues.push({ kind: 'not-a-session', message: 'empty file' })
         return
       }
-      if (!stopped && decoder) {
-        try {
-          decoder.end()
-        } catch (error) {
-          if (!(error instanceof ZstdDamage)) throw error
-          this.issues.push({ kind: error.kind, offset: error.offset, message: error.message })
-          stopped = true
-        }
-      }
+      decoder?.end()
       carry += text.decode()
       if (carry.trim() !== '') {
         // A writer appends whole lines; a last line without its newline is a torn write.
@@ -102,8 +109,9 @@ export class SessionReader implements AsyncIterable<SessionItem> {
         this.issues.push({ kind: 'truncated-line', line, message: `line ${line}: incomplete last line (${carry.length} characters without a newline), skipped` })
       }
       this.assembler.end()
+      this.closeGaps(null)
       yield* this.drain()
-      if (this.assembler.sessionRecords === 0 && !this.issues.some((issue) => issue.kind === 'corrupt-frame' || issue.kind === 'truncated-frame')) {
+      if (this.assembler.sessionRecords === 0 && !this.issues.some((issue) => 'offset' in issue)) {
         this.issues.push({ kind: 'not-a-session', message: `no session header and no session event in ${this.lines} lines` })
       }
     } catch (error) {
@@ -123,7 +131,21 @@ export class SessionReader implements AsyncIterable<SessionItem> {
       this.issues.push({ kind: 'malformed-line', line: number, message: `line ${number}: malformed JSON (${(error as Error).message}), skipped` })
       return
     }
+    const seqs = seqRange(value)
+    if (seqs !== undefined) {
+      this.closeGaps(seqs[0])
+      this.lastSeq = seqs[1]
+    }
     this.assembler.record(value, number)
+  }
+
+  /** Completes the skipped frames' reports with the first seq read after them (null: none). */
+  private closeGaps(seqAfter: number | null): void {
+    for (const gap of this.openGaps) {
+      gap.seqAfter = seqAfter
+      gap.message += `; seq gap: last seq before it ${gap.seqBefore ?? 'none'}, first seq after it ${seqAfter ?? 'none'}`
+    }
+    this.openGaps = []
   }
 
   private *drain(): Generator<SessionItem> {
@@ -162,6 +184,19 @@ export async function readSession(file: string, options?: ReadOptions): Promise<
     issues: reader.issues,
     skipped: Object.fromEntries(reader.skipped),
   }
+}
+
+type SkippedFrame = Extract<ReadIssue, { kind: 'corrupt-frame' | 'checksum-mismatch' }>
+
+/** First and last seq of a record: `seq` of an event, `seq0` plus one per packed delta of an rc.8 row. */
+function seqRange(value: unknown): [number, number] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const record = value as { seq?: unknown; seq0?: unknown; data?: { texts?: unknown; args?: unknown } }
+  if (typeof record.seq === 'number') return [record.seq, record.seq]
+  if (typeof record.seq0 !== 'number') return undefined
+  const deltas = record.data?.texts ?? record.data?.args
+  const count = Array.isArray(deltas) ? deltas.length : 1
+  return [record.seq0, record.seq0 + Math.max(0, count - 1)]
 }
 
 /** A JSONL log starts with a JSON object (after an optional BOM and white space). */

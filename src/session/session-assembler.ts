@@ -13,6 +13,11 @@
  * event among or after the call's chunks; and an event whose call has not
  * started yet waits for it, since v4 writes the call as one record when the
  * stream is over, after the events the plugin appended while it streamed.
+ *
+ * A skipped stretch of a damaged log (`gap`) marks the calls it may have cut:
+ * the call whose stream was still open at the gap, and every call that starts
+ * after it before the next `step/start` (its beginning, or the earlier attempts
+ * that number it, may lie in the gap).
  */
 import { CallBuilder } from './call-builder.ts'
 import { readJournalRecord } from '../journal.ts'
@@ -36,6 +41,8 @@ export class SessionAssembler {
   /** Attempts seen per `turn:step`, for numbering retries. */
   private lastStep = ''
   private lastAttempt = 0
+  /** Why the log skipped a stretch since the last `step/start`, if it did. */
+  private gapReason: string | undefined
 
   constructor(
     private readonly emit: (item: SessionItem) => void,
@@ -65,6 +72,7 @@ export class SessionAssembler {
       return
     }
     if (type.includes('/')) this.sessionRecords++
+    if (type === 'step/start') this.gapReason = undefined
     const journal = readJournalRecord(type, record.data)
     if (journal !== undefined) {
       this.pluginEvent({ type: journal.name, seq: record.seq, time: record.time, data: journal.data })
@@ -109,6 +117,13 @@ export class SessionAssembler {
     this.count(`${type} (no stream)`)
   }
 
+  /** The log skips a stretch here (a damaged frame); `reason` says which. */
+  gap(reason: string): void {
+    const call = this.pending
+    if (call !== undefined && call.finish === undefined && !call.hasMessage) call.damaged ??= `spans a skipped part of the log: ${reason}`
+    this.gapReason = reason
+  }
+
   /** Flushes the last call; call once after the final record. */
   end(): void {
     this.flush()
@@ -133,6 +148,7 @@ export class SessionAssembler {
     this.lastAttempt = key === this.lastStep ? this.lastAttempt + 1 : 1
     this.lastStep = key
     this.pending = new CallBuilder(turn, step, this.lastAttempt)
+    if (this.gapReason !== undefined) this.pending.damaged = `its beginning or earlier attempts may lie in a skipped part of the log: ${this.gapReason}`
     this.releaseEarly(this.pending)
     return this.pending
   }

@@ -46,6 +46,8 @@ export interface SessionCall {
   hasMessage: boolean
   /** The plugin's own events recorded for this call's turn and step while it was the latest call. */
   recorded: PluginEvent[]
+  /** Set when the call spans a skipped stretch of a damaged log: part of it may be missing (says which stretch). */
+  damaged?: string
 }
 
 /** What the reader yields, in log order. */
@@ -59,12 +61,16 @@ export type SessionItem =
 /** `rc.8` (header version 0), `v4`, `v1`..`v3` by header version; `unknown` when the log has no header line. */
 export type SessionFormat = 'rc.8' | 'v1' | 'v2' | 'v3' | 'v4' | `v${number}` | 'unknown'
 
-/** Damage found while reading; the read keeps everything before it (and, for lines, after it). */
+/** Damage found while reading; the read keeps everything before it and, but for a truncated frame, after it. */
 export type ReadIssue =
   | { kind: 'malformed-line'; line: number; message: string }
   | { kind: 'malformed-record'; line: number; message: string }
   | { kind: 'truncated-frame'; offset: number; message: string }
-  | { kind: 'corrupt-frame'; offset: number; message: string }
+  /**
+   * A zstd frame that failed to decode or whose content checksum did not match, skipped: bytes
+   * `offset` to `end` (exclusive), and the last seq read before it and the first after it (null: none).
+   */
+  | { kind: 'corrupt-frame' | 'checksum-mismatch'; offset: number; end: number; resynced: boolean; seqBefore: number | null; seqAfter: number | null; message: string }
   | { kind: 'truncated-line'; line: number; message: string }
   | { kind: 'not-a-session'; message: string }
   | { kind: 'unreadable'; message: string }

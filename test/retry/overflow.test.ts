@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { answerEvents, contentChunk, errorBody, finishChunk, json, sse } from '../support/deepseek-server.ts'
-import { CONTEXT_OVERFLOW_WORDINGS } from './provider-wordings.ts'
+import { isContextWindowExceededError, isQuotaExceededError } from '@deepseek-ai/dsh-llm'
+import { ALLOWANCE_WORDINGS, CONTEXT_OVERFLOW_WORDINGS, MEANING_OVERFLOW_WORDINGS } from './provider-wordings.ts'
 import type { Handler } from '../support/deepseek-server.ts'
 import { runScenario, sequence } from './scenario.ts'
 
@@ -67,5 +68,35 @@ describe('every overflow wording, sent by the local endpoint through the real ad
     expect(seen.retryEvents).toHaveLength(0)
     expect(seen.compacted).toBe(true)
     expect(seen.answer).toBe('done')
+  })
+})
+
+describe('classified by meaning, through the real adapter: wordings no table holds', () => {
+  it.each(MEANING_OVERFLOW_WORDINGS)('%s overflow wording "%s" is compacted (CONTEXT_WINDOW_EXCEEDED), then the request succeeds', async (_language, message) => {
+    // The adapter does not know this wording (it codes it INVALID_REQUEST): the coordinator's reading decides.
+    expect(isContextWindowExceededError(message)).toBe(false)
+    const seen = await runScenario({ executor: 'retry-coordinator', compaction: true, warmupTurns: 2, handler: overflowOnce(message) })
+    expect(seen.retryEvents).toHaveLength(0)
+    expect(seen.compacted).toBe(true)
+    expect(seen.requests).toHaveLength(2)
+    expect(seen.answer).toBe('done')
+  })
+
+  it('without the coordinator (dsh-llm-retry), the same wording ends the turn uncompacted', async () => {
+    const [, message] = MEANING_OVERFLOW_WORDINGS[0]!
+    const seen = await runScenario({ executor: 'llm-retry', compaction: true, warmupTurns: 2, handler: overflowOnce(message) })
+    expect(seen.compacted).toBe(false)
+    expect(seen.turnEnd).toMatchObject({ kind: 'error', error: { code: 'INVALID_REQUEST' } })
+  })
+
+  it.each(ALLOWANCE_WORDINGS.filter(([, status]) => status === 429))('%s allowance wording on a 429 "%s" ends the turn at once, as quota', async (_language, status, message) => {
+    // The adapter codes a 429 whose quota wording it does not know RATE_LIMIT, which would be retried for nothing.
+    expect(isQuotaExceededError(message)).toBe(false)
+    const seen = await runScenario({ executor: 'retry-coordinator', handler: ({ res }) => json(res, status, errorBody(message)) })
+    expect(seen.requests).toHaveLength(1)
+    expect(seen.retryEvents).toHaveLength(0)
+    expect(seen.turnEnd).toMatchObject({ kind: 'error', error: { code: 'RATE_LIMIT', status: 429 } })
+    expect(seen.turnEnd.error!.message).toContain('has no quota or balance left')
+    expect(seen.turnEnd.error!.message).toContain(message)
   })
 })

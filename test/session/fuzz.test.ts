@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readSession } from '../../src/session/index.ts'
+import { decompress } from 'fzstd'
+import { readSession, ZstdFramesDecoder } from '../../src/session/index.ts'
+import type { ZstdDamage } from '../../src/session/index.ts'
+import { concatBytes, frameLayout, rawFrame } from './zstd-layout.ts'
 
 const fixtures = join(import.meta.dirname, '../fixtures/sessions')
 const scratch = await mkdtemp(join(tmpdir(), 'session-fuzz-'))
@@ -61,5 +64,49 @@ describe('fuzz: no crash, no hang', () => {
         for (const [where, mask] of flips) bytes[Math.floor(where * bytes.length)]! ^= mask
         await readsSafely(bytes)
       }), { numRuns: 200 })
+  })
+})
+
+describe('fuzz: a byte flip loses only the frames it touches', () => {
+  // The zstd samples as written, and the work log re-framed with raw blocks (payload flips decode, to wrong bytes).
+  const work = samples[0]!
+  const zstdSamples = [...samples.slice(0, 3), concatBytes(frameLayout(work).map((frame) => rawFrame(decompress(work.subarray(frame.start, frame.end)))))]
+
+  it('every frame no flip touched is decoded, in order; every damage names a byte range inside the file', () => {
+    fc.assert(fc.property(
+      fc.nat(zstdSamples.length - 1),
+      fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 6 }),
+      fc.array(fc.nat(), { maxLength: 4 }),
+      (which, flips, cuts) => {
+        const original = zstdSamples[which]!
+        const bytes = Uint8Array.from(original)
+        const touched = new Set<number>()
+        for (const [where, mask] of flips) {
+          const at = Math.floor(where * bytes.length)
+          bytes[at]! ^= mask
+          touched.add(at)
+        }
+        const outputs: Uint8Array[] = []
+        const damages: ZstdDamage[] = []
+        const decoder = new ZstdFramesDecoder((data) => outputs.push(data.slice()), (damage) => damages.push(damage))
+        let at = 0
+        for (const cut of [...cuts.map((cut) => cut % (bytes.length + 1)).sort((a, b) => a - b), bytes.length]) {
+          decoder.push(bytes.subarray(at, Math.max(at, cut)))
+          at = Math.max(at, cut)
+        }
+        decoder.end()
+        for (const damage of damages) {
+          expect(damage.offset).toBeGreaterThanOrEqual(0)
+          expect(damage.end).toBeGreaterThan(damage.offset)
+          expect(damage.end).toBeLessThanOrEqual(bytes.length)
+        }
+        // The content of every untouched frame comes out whole and in order (frames decode in one piece).
+        const expected = frameLayout(original)
+          .filter((frame) => ![...touched].some((byte) => byte >= frame.start && byte < frame.end))
+          .map((frame) => Buffer.from(decompress(original.subarray(frame.start, frame.end))))
+        let next = 0
+        for (const output of outputs) if (next < expected.length && expected[next]!.equals(output)) next++
+        expect(next).toBe(expected.length)
+      }), { numRuns: 300, seed: 1515 })
   })
 })

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import * as detector from '../../src/detector/index.ts'
 import { readSession, SessionReplay } from '../../src/session/index.ts'
 import { runTool } from './run-tool.ts'
+import { frameLayout } from '../session/zstd-layout.ts'
 
 const fixtures = 'test/fixtures/sessions'
 const loop = `${fixtures}/phrase-pool.rc8.jsonl.zstd`
@@ -26,7 +27,7 @@ describe('analyze-session --json', () => {
     expect(code).toBe(0)
     expect(Object.keys(document)).toEqual(['files', 'summary'])
     expect(Object.keys(document.files[0])).toEqual(['file', 'format', 'calls'])
-    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded'])
+    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded', 'damaged'])
     expect(document.summary).toEqual({ files: 2, calls: document.files[0].calls.length + 5, breaks: 1, stalls: 0, errors: [] })
     expect(document.files.map((file: any) => [file.file, file.format])).toEqual([[loop, 'rc.8'], [work, 'rc.8']])
   })
@@ -155,6 +156,33 @@ describe('inputs', () => {
     const human = await analyze(torn)
     expect(human.code).toBe(1)
     expect(human.stdout).toMatch(/Errors \(1\):\n\s+.*truncated zstd frame at byte/)
+  })
+})
+
+describe('a log with a corrupt middle frame', () => {
+  it('the frame is reported with its bytes and seq gap, every other call analysed, exit 1', async () => {
+    const bytes = new Uint8Array(await readFile(work))
+    const frame = frameLayout(bytes)[3]!
+    const block = frame.blocks.find((candidate) => candidate.type === 'compressed')!
+    const bad = Uint8Array.from(bytes)
+    bad.fill(0xff, block.body, block.body + block.size)
+    const corrupt = join(scratch, 'corrupt-middle.jsonl.zstd')
+    await writeFile(corrupt, bad)
+    const cut = join(scratch, 'without-frame.jsonl.zstd')
+    await writeFile(cut, Buffer.concat([bytes.subarray(0, frame.start), bytes.subarray(frame.end)]))
+    const { code, document } = await json(corrupt)
+    expect(code).toBe(1)
+    expect(document.summary.errors).toEqual([expect.stringMatching(new RegExp(
+      `^${corrupt}: corrupt zstd frame at bytes ${frame.start}-${frame.end - 1} \\(${frame.end - frame.start} bytes\\): .+; skipped, reading goes on with the next frame; seq gap: last seq before it \\d+, first seq after it \\d+$`))])
+    // Exactly the calls of the log without that frame, the one across the gap marked.
+    const without = await json(cut)
+    const unmarked = (calls: any[]) => calls.map(({ damaged: _damaged, ...call }) => call)
+    expect(unmarked(document.files[0].calls)).toEqual(unmarked(without.document.files[0].calls))
+    expect(document.files[0].calls.filter((call: any) => call.damaged !== null).length).toBeGreaterThan(0)
+    const human = await analyze(corrupt)
+    expect(human.code).toBe(1)
+    expect(human.stdout).toContain('damaged: ')
+    expect(human.stdout).toMatch(/Errors \(1\):\n\s+.*corrupt zstd frame at bytes \d+-\d+/)
   })
 })
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { decompress } from 'fzstd'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runTool } from './run-tool.ts'
+import { frameLayout } from '../session/zstd-layout.ts'
 
 const sample = 'test/fixtures/sessions/work.rc8.jsonl.zstd'
 const scratch = await mkdtemp(join(tmpdir(), 'decompress-session-'))
@@ -43,6 +44,23 @@ describe('decompress-session', () => {
     expect(stderr).toMatch(/truncated zstd frame at byte \d+: the file ends inside it, at byte \d+\n.*wrote \d+ decoded bytes: \d+ complete frame\(s\)/)
     expect(stdoutBytes.length).toBeGreaterThan(0)
     expect(expected.subarray(0, stdoutBytes.length).equals(stdoutBytes)).toBe(true)
+  })
+
+  it('on a corrupt middle frame: skips it, names its bytes on stderr, writes every other frame, exits 1', async () => {
+    const frames = frameLayout(new Uint8Array(bytes))
+    const frame = frames[4]!
+    const block = frame.blocks.find((candidate) => candidate.type === 'compressed')!
+    const bad = Buffer.from(bytes)
+    bad.fill(0xff, block.body, block.body + block.size)
+    const corrupt = join(scratch, 'corrupt.jsonl.zstd')
+    await writeFile(corrupt, bad)
+    const { code, stdoutBytes, stderr } = await run(corrupt)
+    expect(code).toBe(1)
+    const others = Buffer.concat(frames.filter((other) => other !== frame).map((other) => decompress(new Uint8Array(bytes.subarray(other.start, other.end)))))
+    expect(stdoutBytes.equals(others)).toBe(true)
+    expect(stderr).toBe(
+      `decompress-session: corrupt zstd frame at bytes ${frame.start}-${frame.end - 1} (${frame.end - frame.start} bytes): invalid zstd data; skipped, reading goes on with the next frame\n`
+      + `decompress-session: wrote ${others.length} decoded bytes: ${frames.length - 1} complete frame(s), 1 damaged stretch(es) skipped\n`)
   })
 
   it('on an empty file: exit 1 with one clear message', async () => {
