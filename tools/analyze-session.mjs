@@ -4,8 +4,9 @@
 // A thin shell over lib/session.js; run `npm run build` first in a checkout.
 import { availableParallelism } from 'node:os'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { analyzeFile, disagreement, findSessionFiles, readPatchConfig } from '../lib/session.js'
+import { analyzeFile, disagreement, findSessionFiles, jsExpression, readPatchConfig } from '../lib/session.js'
 import * as detector from '../lib/detector.js'
+import { UsageError, parseFlags } from './cli-flags.mjs'
 
 const DETECTOR_URL = new URL('../lib/detector.js', import.meta.url).href
 /** Heap cap of a reading thread: a log's live data is one call, far below it (bench/session.bench.mjs). */
@@ -55,8 +56,6 @@ line marked ≠ is one where replay and record disagree.
 Exit status: 0 every input read fully; 1 some input could not be read fully (errors listed;
 everything readable is still reported); 2 bad usage or invalid settings.`
 
-class UsageError extends Error {}
-
 if (!isMainThread) {
   const { files, configs, replayWorker } = workerData
   let reported = 0
@@ -96,28 +95,33 @@ async function main(argv) {
 }
 
 function parseArguments(argv) {
-  const options = { inputs: [], json: false, help: false, configFiles: [], sets: [], sweep: undefined, jobs: availableParallelism() }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    const value = () => {
-      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`)
-      return argv[++i]
-    }
-    if (arg === '--help' || arg === '-h') options.help = true
-    else if (arg === '--json') options.json = true
-    else if (arg === '--config') options.configFiles.push(value())
-    else if (arg === '--set') options.sets.push(keyValue(arg, value()))
-    else if (arg === '--sweep') {
-      if (options.sweep) throw new UsageError('--sweep can be given once')
-      const { key, raw } = keyValue(arg, value())
-      options.sweep = { key, values: raw.split(',').map((entry) => entry.trim()).filter(Boolean) }
-      if (options.sweep.values.length === 0) throw new UsageError(`--sweep ${key}= needs at least one value`)
-    } else if (arg === '--jobs') {
-      const jobs = Number(value())
-      if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs must be a whole number >= 1 (got ${argv[i]})`)
-      options.jobs = jobs
-    } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`)
-    else options.inputs.push(arg)
+  const { values, positionals } = parseFlags(argv, {
+    help: { type: 'boolean', short: 'h' },
+    json: { type: 'boolean' },
+    config: { type: 'string', multiple: true },
+    set: { type: 'string', multiple: true },
+    sweep: { type: 'string', multiple: true },
+    jobs: { type: 'string' },
+  })
+  const options = {
+    inputs: positionals,
+    json: values.json === true,
+    help: values.help === true,
+    configFiles: values.config ?? [],
+    sets: (values.set ?? []).map((text) => keyValue('--set', text)),
+    sweep: undefined,
+    jobs: availableParallelism(),
+  }
+  if (values.sweep !== undefined) {
+    if (values.sweep.length > 1) throw new UsageError('--sweep can be given once')
+    const { key, raw } = keyValue('--sweep', values.sweep[0])
+    options.sweep = { key, values: raw.split(',').map((entry) => entry.trim()).filter(Boolean) }
+    if (options.sweep.values.length === 0) throw new UsageError(`--sweep ${key}= needs at least one value`)
+  }
+  if (values.jobs !== undefined) {
+    const jobs = Number(values.jobs)
+    if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs must be a whole number >= 1 (got ${values.jobs})`)
+    options.jobs = jobs
   }
   return options
 }
@@ -141,6 +145,10 @@ async function buildConfigs(options) {
   }
   if (ignored.length > 0) process.stderr.write(`analyze-session: not detector settings, ignored: ${ignored.join(', ')}\n`)
   for (const { key, raw } of options.sets) base[key] = settingValue(raw)
+  for (const [key, value] of Object.entries(base)) {
+    const expression = jsExpression(value)
+    if (expression !== undefined) throw new UsageError(`--config: ${key} is a !!js expression (${expression}) that only DSH can evaluate: give its value with --set ${key}=<value>`)
+  }
   const configs = [detector.resolveDetectorConfig(base)]
   for (const raw of options.sweep?.values ?? []) {
     configs.push(detector.resolveDetectorConfig({ ...base, [options.sweep.key]: settingValue(raw) }))

@@ -49,7 +49,8 @@ describe('analyze-session --json', () => {
     const second = join(scratch, 'second.patch.yml')
     await writeFile(first, [
       '# profile patch',
-      '- name: \'@deepseek-ai/dsh-llm-retry\'',
+      '- id: llm-retry',
+      '  disabled: true',
       '- id: loop-breaker',
       '  config:',
       '    reasoningPoolMinRepeatedChars: 0   # off',
@@ -200,9 +201,44 @@ describe('usage', () => {
 
   it('exit 2 with the file and line of a patch file it cannot read', async () => {
     const bad = join(scratch, 'bad.patch.yml')
-    await writeFile(bad, '- id: loop-breaker\n  config:\n    poolMinCoverage: &anchor 0.5\n')
+    await writeFile(bad, '- id: loop-breaker\n  config:\n    poolMinCoverage: [0.5\n')
     const { code, stderr } = await analyze('--config', bad, loop)
     expect(code).toBe(2)
-    expect(stderr).toContain(`${bad}:3: anchors, aliases, tags and block scalars are not supported`)
+    expect(stderr).toMatch(new RegExp(`^analyze-session: ${bad}:4: not valid YAML: .*\nRun with --help for usage\.\n$`))
+    const row = join(scratch, 'row.patch.yml')
+    await writeFile(row, '- config:\n    poolMinCoverage: 0.5\n')
+    const noId = await analyze('--config', row, loop)
+    expect(noId.code).toBe(2)
+    expect(noId.stderr).toContain(`${row}:1: patch entry 1 has no \`id\``)
+  })
+
+  it('a fresh profile patch (`[]`), flow style and anchors all read; a !!js setting asks for --set', async () => {
+    const fresh = join(scratch, 'fresh.patch.yml')
+    await writeFile(fresh, '[]\n')
+    const plain = await json('--config', 'cordis.patch.yml', '--config', fresh, loop)
+    expect(plain.code).toBe(0)
+    expect(plain.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
+    const flow = join(scratch, 'flow.patch.yml')
+    await writeFile(flow, '- id: other\n  config: &off\n    reasoningPoolMinRepeatedChars: 0\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
+    const off = await json('--config', flow, loop)
+    expect(off.code).toBe(0)
+    expect(off.document.files[0].calls[0].break?.rule).not.toBe('phrase-pool')
+    const js = join(scratch, 'js.patch.yml')
+    await writeFile(js, '- id: loop-breaker\n  config:\n    reasoningPoolMinRepeatedChars: !!js 2 * 256\n')
+    const refused = await analyze('--config', js, loop)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('reasoningPoolMinRepeatedChars is a !!js expression (2 * 256) that only DSH can evaluate: give its value with --set reasoningPoolMinRepeatedChars=<value>')
+    const given = await json('--config', js, '--set', 'reasoningPoolMinRepeatedChars=512', loop)
+    expect(given.code).toBe(0)
+  })
+
+  it.each([
+    [['--json=yes', loop], '--json takes no value'],
+    [['--config'], '--config needs a value'],
+    [['--sweep', 'a=1', '--sweep', 'b=2', loop], '--sweep can be given once'],
+  ])('parses flags with node:util parseArgs, in its own words: %j', async (args, message) => {
+    const { code, stderr } = await analyze(...args)
+    expect(code).toBe(2)
+    expect(stderr).toBe(`analyze-session: ${message}\nRun with --help for usage.\n`)
   })
 })
