@@ -4,7 +4,7 @@
 // A thin shell over lib/session.js; run `npm run build` first in a checkout.
 import { availableParallelism } from 'node:os'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { analyzeFile, disagreement, findSessionFiles, jsExpression, readPatchConfig } from '../lib/session.js'
+import { analyzeFile, findSessionFiles, jsExpression, readPatchConfig } from '../lib/session.js'
 import * as detector from '../lib/detector.js'
 import { UsageError, parseFlags } from './cli-flags.mjs'
 
@@ -29,8 +29,10 @@ Inputs
 Options
   --json             one JSON document on stdout instead of tables:
                      {"files":[{"file","format","calls":[{"turn","step","attempt",
-                     "reasoningChars","textChars","toolCalls","break","stall","recorded"}]}],
-                     "summary":{"files","calls","breaks","stalls","errors"}}
+                     "reasoningChars","textChars","toolCalls","break","stall","recorded",
+                     "trace","comparison"}]}],
+                     "summary":{"files","calls","breaks","stalls","disagreements",
+                     "cannotJudge","errors"}}
   --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
                      settings of its loop-breaker row are used. Repeatable: as in DSH's
                      layers, the last loop-breaker row replaces earlier ones whole.
@@ -50,11 +52,33 @@ settings of the plugin (escalate, maxFires, ...) are ignored here.
 Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
 text, tool calls, verdict (break, stall or ok), rule, side@at (where the live plugin would cut:
-UTF-16 length of that side so far), repeated chars, and the plugin's recorded action; a
-line marked ≠ is one where replay and record disagree.
+UTF-16 length of that side so far), repeated chars, and the plugin's recorded action. A log
+written with journal: false records no action: a call the plugin cut there reads "cut by the
+plugin (no journal: <side>)", from the trim marker that closed its block and the notice that
+followed. A line marked ≠ is one where replay and record disagree (the summary then says how to
+replay with the settings the plugin ran with); a line marked "? cannot judge: the log ends at
+the cut (at N)" is a call the plugin cut whose replay does not trip by the end of the log,
+which stops at the cut: a more patient setting cannot be judged there.
 
 Exit status: 0 every input read fully; 1 some input could not be read fully (errors listed;
-everything readable is still reported); 2 bad usage or invalid settings.`
+everything readable is still reported); 2 bad usage, invalid settings, or an input that is
+not a DSH session log.`
+
+/** What to do about disagreements and calls the replay cannot judge, after the summary. */
+const NEXT_STEPS = {
+  disagree: [
+    'Where replay and record disagree, the live plugin most likely ran with other settings. Replay with',
+    "the profile's patch layers, in DSH's order (the package's own patch first, then the profile's):",
+    '  --config <DSH_HOME>/profiles/<profile>/node_modules/dsh-loop-breaker/cordis.patch.yml \\',
+    '  --config <DSH_HOME>/profiles/<profile>/cordis.patch.yml',
+    'plus any --patch file the session ran with.',
+  ],
+  cannotJudge: [
+    'A call marked "cannot judge" was cut by the live plugin: its log ends at the cut, so a replay with more',
+    'patient settings finds no later cut in it. Judge such a setting on logs the plugin did not cut',
+    '(recorded before it was installed, or with the setting already in force).',
+  ],
+}
 
 if (!isMainThread) {
   const { files, configs, replayWorker } = workerData
@@ -89,9 +113,16 @@ async function main(argv) {
   const discovered = await findSessionFiles(options.inputs)
   const results = await analyzeAll(discovered.files, configs, options.jobs)
   const errors = [...discovered.errors, ...results.flatMap((result) => result.errors)]
+  // A file that is not a session log is a mistake in the command line: its one error line says so.
+  const notLogs = results.filter((result) => result.notASession)
+  if (notLogs.length > 0 && !options.json) {
+    process.stderr.write(notLogs.map((result) => `analyze-session: ${result.errors[0]}\n`).join(''))
+    if (notLogs.length === results.length && discovered.errors.length === 0) return 2
+  }
+  const report = results.filter((result) => options.json || !result.notASession)
   if (options.json) process.stdout.write(JSON.stringify(jsonDocument(results, errors), null, 2) + '\n')
-  else process.stdout.write(humanReport(results, errors, options.sweep, configs))
-  return errors.length > 0 ? 1 : 0
+  else process.stdout.write(humanReport(report, errors.filter((error) => !notLogs.some((result) => result.errors[0] === error)), options.sweep, configs))
+  return notLogs.length > 0 ? 2 : errors.length > 0 ? 1 : 0
 }
 
 function parseArguments(argv) {
@@ -202,7 +233,7 @@ function analyzeShare(files, context) {
       const why = failure?.code === 'ERR_WORKER_OUT_OF_MEMORY'
         ? `analysis ran out of memory (heap capped at ${READER_LIMITS.maxOldGenerationSizeMb} MB): a single call too large to hold`
         : `analysis failed: ${failure?.message ?? 'the worker thread exited'}`
-      byFile.set(failed, { file: failed, format: 'unknown', calls: [], errors: [`${failed}: ${why}`], sweep: configs.slice(1).map(() => ({ breaks: 0, stalls: 0 })), skipped: {}, pluginActive: false })
+      byFile.set(failed, { file: failed, format: 'unknown', calls: [], errors: [`${failed}: ${why}`], sweep: configs.slice(1).map(() => ({ breaks: 0, stalls: 0 })), skipped: {}, pluginActive: false, notASession: false })
       progress.fileDone()
       resolve(analyzeShare(files.filter((file) => !byFile.has(file)), context))
     })
@@ -232,14 +263,16 @@ function jsonDocument(results, errors) {
     files: results.map(({ file, format, calls: fileCalls }) => ({
       file,
       format,
-      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded }) =>
-        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded })),
+      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison }) =>
+        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison })),
     })),
     summary: {
       files: results.length,
       calls: calls.length,
       breaks: calls.filter((call) => call.break !== null).length,
       stalls: calls.filter((call) => call.stall !== null).length,
+      disagreements: calls.filter((call) => call.comparison?.kind === 'disagree').length,
+      cannotJudge: calls.filter((call) => call.comparison?.kind === 'cannot-judge').length,
       errors,
     },
   }
@@ -249,12 +282,14 @@ function humanReport(results, errors, sweep, configs) {
   const out = []
   const byRule = new Map()
   let disagreements = 0
+  let cannotJudge = 0
   for (const result of results) {
     out.push(`${result.file}  (${result.format}, ${result.calls.length} calls)`)
     const rows = [['call', 'end', 'reasoning', 'text', 'tool', 'verdict', 'rule', 'side@at', 'repeated', 'recorded', '']]
     for (const call of result.calls) {
-      const differs = disagreement(call, result.pluginActive)
-      if (differs) disagreements++
+      const comparison = call.comparison
+      if (comparison?.kind === 'disagree') disagreements++
+      if (comparison?.kind === 'cannot-judge') cannotJudge++
       const verdict = call.break ? 'break' : call.stall ? 'stall' : 'ok'
       if (call.break) byRule.set(call.break.rule, (byRule.get(call.break.rule) ?? 0) + 1)
       if (call.stall) byRule.set(call.stall, (byRule.get(call.stall) ?? 0) + 1)
@@ -268,8 +303,8 @@ function humanReport(results, errors, sweep, configs) {
         call.break?.rule ?? call.stall ?? '-',
         call.break ? `${call.break.side}@${call.break.at}` : '-',
         call.break ? String(call.break.repeatedChars) : '-',
-        recordedText(call.recorded),
-        differs ? `≠ ${differs}` : '',
+        recordedText(call.recorded, call.trace),
+        comparison === null ? '' : comparison.kind === 'disagree' ? `≠ ${comparison.message}` : `? ${comparison.message}`,
       ])
     }
     if (result.calls.length === 0) out.push('  (no model call read)')
@@ -281,8 +316,14 @@ function humanReport(results, errors, sweep, configs) {
   const calls = results.reduce((sum, result) => sum + result.calls.length, 0)
   const breaks = results.reduce((sum, result) => sum + result.calls.filter((call) => call.break).length, 0)
   const stalls = results.reduce((sum, result) => sum + result.calls.filter((call) => call.stall).length, 0)
-  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s)${disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : ''}`)
+  const comparisons = [
+    disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : '',
+    cannotJudge ? `, ${cannotJudge} call(s) the replay cannot judge` : '',
+  ].join('')
+  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s)${comparisons}`)
   for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1])) out.push(`  ${rule.padEnd(20)} ${count}`)
+  if (disagreements) out.push('', ...NEXT_STEPS.disagree)
+  if (cannotJudge) out.push('', ...NEXT_STEPS.cannotJudge)
   if (sweep) {
     out.push('', `Sweep of ${sweep.key} over all inputs:`)
     const rows = [[sweep.key, 'breaks', 'stalls']]
@@ -298,10 +339,15 @@ function humanReport(results, errors, sweep, configs) {
   return out.join('\n') + '\n'
 }
 
-function recordedText(recorded) {
-  if (recorded === null) return '-'
-  if (recorded.type === 'loop-breaker/break') return `${recorded.action} (${recorded.rule} ${recorded.side}@${recorded.at})`
-  return `${recorded.action} (${recorded.judge} ${recorded.reason})`
+function recordedText(recorded, trace) {
+  if (recorded !== null) {
+    if (recorded.type === 'loop-breaker/break') return `${recorded.action} (${recorded.rule} ${recorded.side}@${recorded.at})`
+    return `${recorded.action} (${recorded.judge} ${recorded.reason})`
+  }
+  if (trace === null) return '-'
+  // A log written with `journal: false`: only the plugin's traces in the messages say what it did.
+  if (trace.side !== null || trace.notice?.includes(' / ')) return `cut by the plugin (no journal${trace.side === null ? '' : `: ${trace.side}`})`
+  return `notice (no journal: ${trace.notice})`
 }
 
 function table(rows, rightAligned) {

@@ -18,7 +18,7 @@ export type {
 export { SessionReplay } from './replay.ts'
 export type { CallVerdict, DetectorModule } from './replay.ts'
 export { analyzeFile, disagreement } from './analyze.ts'
-export type { AnalyzedCall, AnalyzeOptions, FileAnalysis } from './analyze.ts'
+export type { AnalyzedCall, AnalyzeOptions, Comparison, CutTrace, FileAnalysis } from './analyze.ts'
 export { readPatchConfig, loopBreakerRows, parsePatchFile, jsExpression, PatchFileError } from './patch-config.ts'
 export { runReplayWorker } from './replay-worker.ts'
 export { repairSessionLog, RepairError } from './repair.ts'

@@ -40,12 +40,21 @@ export interface SessionCall {
   deltas: Delta[]
   reasoningChars: number
   textChars: number
+  /** UTF-16 length of the call's tool-call arguments deltas. */
+  toolChars: number
   toolCalls: ToolCall[]
   finish: FinishReason | undefined
   /** True when the call produced an `assistant/message` (false: failed, retried or cut-off attempt). */
   hasMessage: boolean
   /** The plugin's own events recorded for this call's turn and step while it was the latest call. */
   recorded: PluginEvent[]
+  /**
+   * The trace a cut leaves without the journal: a block closed with the loop-breaker's trim marker
+   * (`../trim-marker.ts`), its side and the count the marker gives.
+   */
+  trimmed: { side: DeltaSide; removedChars: number } | undefined
+  /** The summaries of the loop-breaker notices that followed this call (`loop-breaker remind: phrase-pool / ...`). */
+  notices: string[]
 }
 
 /** What the reader yields, in log order. */
