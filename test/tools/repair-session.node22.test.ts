@@ -9,7 +9,7 @@ import { copyFile, mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { readSession, repairSessionLog } from '../../src/session/index.ts'
-import { textAnswer, userText } from '../support/host.ts'
+import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
 import { STREAM_GRAMMAR, eventsOf, loopBreakerPlugin, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
@@ -30,11 +30,6 @@ async function persistentHost(script: Script, config: Config, root: string) {
   return host
 }
 
-async function say(agent: any, text: string) {
-  agent.followup(userText(text))
-  await agent.whenIdle()
-}
-
 describe('repair-session with the real rc.8 persistence (Node 22)', () => {
   it('a log written by loop-breaker 0.1.0 is refused by rc.8; repaired, it resumes and keeps its records', async () => {
     const scratch = await mkdtemp(join(tmpdir(), 'repair-node22-'))
@@ -45,7 +40,7 @@ describe('repair-session with the real rc.8 persistence (Node 22)', () => {
     // What the plugin records for this cut (today's plugin, journal on): the data 0.1.0 wrote.
     const today = await persistentHost(loopThenAnswer(() => {}), {}, join(scratch, 'today'))
     const reference = today.createAgent('reference')
-    await say(reference, 'fix the parser')
+    await today.ask(reference, 'fix the parser')
     const records = eventsOf(reference, 'loop-breaker/break')
     expect(records.map((record) => record.action)).toEqual(['remind'])
 
@@ -53,7 +48,7 @@ describe('repair-session with the real rc.8 persistence (Node 22)', () => {
     const root = join(scratch, 'sessions')
     const old = await persistentHost(loopThenAnswer(() => agent.session.append('loop-breaker/break', records[0])), { journal: false }, root)
     const agent = old.createAgent('written-by-0.1.0')
-    await say(agent, 'fix the parser')
+    await old.ask(agent, 'fix the parser')
     const log = await old.sessionFile(agent)
     expect(agent.session.events.filter((event: any) => event.type === 'loop-breaker/break').map((event: any) => event.data)).toEqual(records)
     await old.dispose()
@@ -97,7 +92,7 @@ describe('repair-session with the real rc.8 persistence (Node 22)', () => {
       const again = await persistentHost(() => textAnswer('resumed answer'), {}, home)
       const { agent: resumed } = await (again.ctx as any).agentLoop.resume(again.ctx, { resumeSessionId: 'written-by-0.1.0', agentOptions: AGENT })
       expect(eventsOf(resumed, 'loop-breaker/break')).toEqual(records)
-      await say(resumed, 'continue')
+      await again.ask(resumed, 'continue')
       expect(eventsOf(resumed, 'assistant/message').at(-1).message.content[0].text).toBe('resumed answer')
       await again.dispose()
       disposers.pop()
