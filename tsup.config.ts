@@ -18,5 +18,5 @@ export default defineConfig({
   splitting: false,
   sourcemap: false,
   clean: true,
-  external: [/^@deepseek-ai\//, 'fzstd', /^node:/],
+  external: [/^@deepseek-ai\//, 'fzstd', 'js-yaml', /^node:/],
 })

@@ -4,8 +4,9 @@
 // A thin shell over lib/session.js; run `npm run build` first in a checkout.
 import { availableParallelism } from 'node:os'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { analyzeFile, disagreement, findSessionFiles, readPatchConfig } from '../lib/session.js'
+import { analyzeFile, findSessionFiles, jsExpression, readPatchConfig } from '../lib/session.js'
 import * as detector from '../lib/detector.js'
+import { UsageError, parseFlags } from './cli-flags.mjs'
 
 const DETECTOR_URL = new URL('../lib/detector.js', import.meta.url).href
 /** Heap cap of a reading thread: a log's live data is one call, far below it (bench/session.bench.mjs). */
@@ -29,8 +30,9 @@ Options
   --json             one JSON document on stdout instead of tables:
                      {"files":[{"file","format","calls":[{"turn","step","attempt",
                      "reasoningChars","textChars","toolCalls","break","stall","recorded",
-                     "damaged"}]}],
-                     "summary":{"files","calls","breaks","stalls","errors"}}
+                     "trace","comparison","damaged"}]}],
+                     "summary":{"files","calls","breaks","stalls","disagreements",
+                     "cannotJudge","errors"}}
   --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
                      settings of its loop-breaker row are used. Repeatable: as in DSH's
                      layers, the last loop-breaker row replaces earlier ones whole.
@@ -50,8 +52,13 @@ settings of the plugin (escalate, maxFires, ...) are ignored here.
 Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
 text, tool calls, verdict (break, stall or ok), rule, side@at (where the live plugin would cut:
-UTF-16 length of that side so far), repeated chars, and the plugin's recorded action; a
-line marked ≠ is one where replay and record disagree, one marked damaged spans a skipped frame.
+UTF-16 length of that side so far), repeated chars, and the plugin's recorded action. A log
+written with journal: false records no action: a call the plugin cut there reads "cut by the
+plugin (no journal: <side>)", from the trim marker that closed its block and the notice that
+followed. A line marked ≠ is one where replay and record disagree (the summary then says how to
+replay with the settings the plugin ran with); a line marked "? cannot judge: the log ends at
+the cut (at N)" is a call the plugin cut whose replay does not trip by the end of the log,
+which stops at the cut: a more patient setting cannot be judged there.
 
 Damaged logs: a zstd frame that fails to decode or whose content checksum does not match
 is skipped and listed under Errors with its byte range and the seq gap it leaves; every
@@ -60,10 +67,24 @@ frame after it is still read. A call that spans the skipped stretch is marked "d
 docs/tools.md#damaged-logs.
 
 Exit status: 0 every input read fully; 1 some input could not be read fully (errors listed,
-skipped frames included; everything readable is still reported); 2 bad usage or invalid
-settings.`
+skipped frames included; everything readable is still reported); 2 bad usage, invalid
+settings, or an input that is not a DSH session log.`
 
-class UsageError extends Error {}
+/** What to do about disagreements and calls the replay cannot judge, after the summary. */
+const NEXT_STEPS = {
+  disagree: [
+    'Where replay and record disagree, the live plugin most likely ran with other settings. Replay with',
+    "the profile's patch layers, in DSH's order (the package's own patch first, then the profile's):",
+    '  --config <DSH_HOME>/profiles/<profile>/node_modules/dsh-loop-breaker/cordis.patch.yml \\',
+    '  --config <DSH_HOME>/profiles/<profile>/cordis.patch.yml',
+    'plus any --patch file the session ran with.',
+  ],
+  cannotJudge: [
+    'A call marked "cannot judge" was cut by the live plugin: its log ends at the cut, so a replay with more',
+    'patient settings finds no later cut in it. Judge such a setting on logs the plugin did not cut',
+    '(recorded before it was installed, or with the setting already in force).',
+  ],
+}
 
 if (!isMainThread) {
   const { files, configs, replayWorker } = workerData
@@ -98,34 +119,46 @@ async function main(argv) {
   const discovered = await findSessionFiles(options.inputs)
   const results = await analyzeAll(discovered.files, configs, options.jobs)
   const errors = [...discovered.errors, ...results.flatMap((result) => result.errors)]
+  // A file that is not a session log is a mistake in the command line: its one error line says so.
+  const notLogs = results.filter((result) => result.notASession)
+  if (notLogs.length > 0 && !options.json) {
+    process.stderr.write(notLogs.map((result) => `analyze-session: ${result.errors[0]}\n`).join(''))
+    if (notLogs.length === results.length && discovered.errors.length === 0) return 2
+  }
+  const report = results.filter((result) => options.json || !result.notASession)
   if (options.json) process.stdout.write(JSON.stringify(jsonDocument(results, errors), null, 2) + '\n')
-  else process.stdout.write(humanReport(results, errors, options.sweep, configs))
-  return errors.length > 0 ? 1 : 0
+  else process.stdout.write(humanReport(report, errors.filter((error) => !notLogs.some((result) => result.errors[0] === error)), options.sweep, configs))
+  return notLogs.length > 0 ? 2 : errors.length > 0 ? 1 : 0
 }
 
 function parseArguments(argv) {
-  const options = { inputs: [], json: false, help: false, configFiles: [], sets: [], sweep: undefined, jobs: availableParallelism() }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    const value = () => {
-      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`)
-      return argv[++i]
-    }
-    if (arg === '--help' || arg === '-h') options.help = true
-    else if (arg === '--json') options.json = true
-    else if (arg === '--config') options.configFiles.push(value())
-    else if (arg === '--set') options.sets.push(keyValue(arg, value()))
-    else if (arg === '--sweep') {
-      if (options.sweep) throw new UsageError('--sweep can be given once')
-      const { key, raw } = keyValue(arg, value())
-      options.sweep = { key, values: raw.split(',').map((entry) => entry.trim()).filter(Boolean) }
-      if (options.sweep.values.length === 0) throw new UsageError(`--sweep ${key}= needs at least one value`)
-    } else if (arg === '--jobs') {
-      const jobs = Number(value())
-      if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs must be a whole number >= 1 (got ${argv[i]})`)
-      options.jobs = jobs
-    } else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`unknown option ${arg}`)
-    else options.inputs.push(arg)
+  const { values, positionals } = parseFlags(argv, {
+    help: { type: 'boolean', short: 'h' },
+    json: { type: 'boolean' },
+    config: { type: 'string', multiple: true },
+    set: { type: 'string', multiple: true },
+    sweep: { type: 'string', multiple: true },
+    jobs: { type: 'string' },
+  })
+  const options = {
+    inputs: positionals,
+    json: values.json === true,
+    help: values.help === true,
+    configFiles: values.config ?? [],
+    sets: (values.set ?? []).map((text) => keyValue('--set', text)),
+    sweep: undefined,
+    jobs: availableParallelism(),
+  }
+  if (values.sweep !== undefined) {
+    if (values.sweep.length > 1) throw new UsageError('--sweep can be given once')
+    const { key, raw } = keyValue('--sweep', values.sweep[0])
+    options.sweep = { key, values: raw.split(',').map((entry) => entry.trim()).filter(Boolean) }
+    if (options.sweep.values.length === 0) throw new UsageError(`--sweep ${key}= needs at least one value`)
+  }
+  if (values.jobs !== undefined) {
+    const jobs = Number(values.jobs)
+    if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs must be a whole number >= 1 (got ${values.jobs})`)
+    options.jobs = jobs
   }
   return options
 }
@@ -149,6 +182,10 @@ async function buildConfigs(options) {
   }
   if (ignored.length > 0) process.stderr.write(`analyze-session: not detector settings, ignored: ${ignored.join(', ')}\n`)
   for (const { key, raw } of options.sets) base[key] = settingValue(raw)
+  for (const [key, value] of Object.entries(base)) {
+    const expression = jsExpression(value)
+    if (expression !== undefined) throw new UsageError(`--config: ${key} is a !!js expression (${expression}) that only DSH can evaluate: give its value with --set ${key}=<value>`)
+  }
   const configs = [detector.resolveDetectorConfig(base)]
   for (const raw of options.sweep?.values ?? []) {
     configs.push(detector.resolveDetectorConfig({ ...base, [options.sweep.key]: settingValue(raw) }))
@@ -202,7 +239,7 @@ function analyzeShare(files, context) {
       const why = failure?.code === 'ERR_WORKER_OUT_OF_MEMORY'
         ? `analysis ran out of memory (heap capped at ${READER_LIMITS.maxOldGenerationSizeMb} MB): a single call too large to hold`
         : `analysis failed: ${failure?.message ?? 'the worker thread exited'}`
-      byFile.set(failed, { file: failed, format: 'unknown', calls: [], errors: [`${failed}: ${why}`], sweep: configs.slice(1).map(() => ({ breaks: 0, stalls: 0 })), skipped: {}, pluginActive: false })
+      byFile.set(failed, { file: failed, format: 'unknown', calls: [], errors: [`${failed}: ${why}`], sweep: configs.slice(1).map(() => ({ breaks: 0, stalls: 0 })), skipped: {}, pluginActive: false, notASession: false })
       progress.fileDone()
       resolve(analyzeShare(files.filter((file) => !byFile.has(file)), context))
     })
@@ -232,14 +269,16 @@ function jsonDocument(results, errors) {
     files: results.map(({ file, format, calls: fileCalls }) => ({
       file,
       format,
-      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, damaged }) =>
-        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, damaged })),
+      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison, damaged }) =>
+        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison, damaged })),
     })),
     summary: {
       files: results.length,
       calls: calls.length,
       breaks: calls.filter((call) => call.break !== null).length,
       stalls: calls.filter((call) => call.stall !== null).length,
+      disagreements: calls.filter((call) => call.comparison?.kind === 'disagree').length,
+      cannotJudge: calls.filter((call) => call.comparison?.kind === 'cannot-judge').length,
       errors,
     },
   }
@@ -249,12 +288,14 @@ function humanReport(results, errors, sweep, configs) {
   const out = []
   const byRule = new Map()
   let disagreements = 0
+  let cannotJudge = 0
   for (const result of results) {
     out.push(`${result.file}  (${result.format}, ${result.calls.length} calls)`)
     const rows = [['call', 'end', 'reasoning', 'text', 'tool', 'verdict', 'rule', 'side@at', 'repeated', 'recorded', '']]
     for (const call of result.calls) {
-      const differs = disagreement(call, result.pluginActive)
-      if (differs) disagreements++
+      const comparison = call.comparison
+      if (comparison?.kind === 'disagree') disagreements++
+      if (comparison?.kind === 'cannot-judge') cannotJudge++
       const verdict = call.break ? 'break' : call.stall ? 'stall' : 'ok'
       if (call.break) byRule.set(call.break.rule, (byRule.get(call.break.rule) ?? 0) + 1)
       if (call.stall) byRule.set(call.stall, (byRule.get(call.stall) ?? 0) + 1)
@@ -268,8 +309,11 @@ function humanReport(results, errors, sweep, configs) {
         call.break?.rule ?? call.stall ?? '-',
         call.break ? `${call.break.side}@${call.break.at}` : '-',
         call.break ? String(call.break.repeatedChars) : '-',
-        recordedText(call.recorded),
-        [differs ? `≠ ${differs}` : '', call.damaged ? `damaged: ${call.damaged}` : ''].filter(Boolean).join('; '),
+        recordedText(call.recorded, call.trace),
+        [
+          comparison === null ? '' : comparison.kind === 'disagree' ? `≠ ${comparison.message}` : `? ${comparison.message}`,
+          call.damaged ? `damaged: ${call.damaged}` : '',
+        ].filter(Boolean).join('; '),
       ])
     }
     if (result.calls.length === 0) out.push('  (no model call read)')
@@ -281,8 +325,14 @@ function humanReport(results, errors, sweep, configs) {
   const calls = results.reduce((sum, result) => sum + result.calls.length, 0)
   const breaks = results.reduce((sum, result) => sum + result.calls.filter((call) => call.break).length, 0)
   const stalls = results.reduce((sum, result) => sum + result.calls.filter((call) => call.stall).length, 0)
-  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s)${disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : ''}`)
+  const comparisons = [
+    disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : '',
+    cannotJudge ? `, ${cannotJudge} call(s) the replay cannot judge` : '',
+  ].join('')
+  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s)${comparisons}`)
   for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1])) out.push(`  ${rule.padEnd(20)} ${count}`)
+  if (disagreements) out.push('', ...NEXT_STEPS.disagree)
+  if (cannotJudge) out.push('', ...NEXT_STEPS.cannotJudge)
   if (sweep) {
     out.push('', `Sweep of ${sweep.key} over all inputs:`)
     const rows = [[sweep.key, 'breaks', 'stalls']]
@@ -298,10 +348,15 @@ function humanReport(results, errors, sweep, configs) {
   return out.join('\n') + '\n'
 }
 
-function recordedText(recorded) {
-  if (recorded === null) return '-'
-  if (recorded.type === 'loop-breaker/break') return `${recorded.action} (${recorded.rule} ${recorded.side}@${recorded.at})`
-  return `${recorded.action} (${recorded.judge} ${recorded.reason})`
+function recordedText(recorded, trace) {
+  if (recorded !== null) {
+    if (recorded.type === 'loop-breaker/break') return `${recorded.action} (${recorded.rule} ${recorded.side}@${recorded.at})`
+    return `${recorded.action} (${recorded.judge} ${recorded.reason})`
+  }
+  if (trace === null) return '-'
+  // A log written with `journal: false`: only the plugin's traces in the messages say what it did.
+  if (trace.side !== null || trace.notice?.includes(' / ')) return `cut by the plugin (no journal${trace.side === null ? '' : `: ${trace.side}`})`
+  return `notice (no journal: ${trace.notice})`
 }
 
 function table(rows, rightAligned) {

@@ -6,6 +6,7 @@
 import { createReadStream, createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { ZstdFramesDecoder, startsWithZstdFrame } from '../lib/session.js'
+import { UsageError, parseFlags } from './cli-flags.mjs'
 
 const HELP = `Usage: node tools/decompress-session.mjs <in> [out]
 
@@ -25,16 +26,20 @@ written); 2 bad usage.`
 process.exitCode = await main(process.argv.slice(2))
 
 async function main(argv) {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  let flags
+  try {
+    flags = parseFlags(argv, { help: { type: 'boolean', short: 'h' } })
+    if (!flags.values.help && (flags.positionals.length < 1 || flags.positionals.length > 2)) throw new UsageError('expects <in> [out]')
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`decompress-session: ${error.message}\nRun with --help for usage.\n`)
+    return 2
+  }
+  if (flags.values.help) {
     process.stdout.write(HELP + '\n')
     return 0
   }
-  const unknown = argv.find((arg) => arg.startsWith('-') && arg !== '-')
-  if (unknown !== undefined || argv.length < 1 || argv.length > 2) {
-    process.stderr.write(`decompress-session: ${unknown ? `unknown option ${unknown}` : 'expects <in> [out]'}\nRun with --help for usage.\n`)
-    return 2
-  }
-  const [input, output = '-'] = argv
+  const [input, output = '-'] = flags.positionals
   const sink = output === '-' ? process.stdout : createWriteStream(output)
   // A reader that stops early (`| head`) closes the pipe: that ends the job, it is not a failure.
   let closed = false

@@ -9,6 +9,8 @@ import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Side, RuleName, StallReason, StepVerdict } from '../detector/index.ts'
 import type { Action } from './escalation.ts'
 
+export { trimMarker } from '../trim-marker.ts'
+
 export type Locale = 'zh' | 'en'
 
 /** What a notice reports: an in-stream cut, or a judge's verdict over whole calls or steps. */
@@ -180,17 +182,6 @@ export function resumeLine(locale: Locale, where: { turn: number }): string {
   return locale === 'en'
     ? `${PREFIX} resumed the task after the turn ${where.turn} was cancelled.`
     : `${PREFIX} 第 ${where.turn} 轮被中止后，已自动继续原任务。`
-}
-
-/**
- * The marker that ends a trimmed block. It starts with an ellipsis and holds no quote, so a tool call's
- * arguments ending in it can never parse as JSON (see open-blocks.ts).
- */
-export function trimMarker(locale: Locale, removedChars: number): string {
-  if (locale === 'en') {
-    return removedChars > 0 ? ` …[loop-breaker: ${formatCount(locale, removedChars)} repeated characters removed]` : ' …[loop-breaker: cut here]'
-  }
-  return removedChars > 0 ? ` ……[loop-breaker：已删去 ${removedChars} 个重复字符]` : ' ……[loop-breaker：在此截断]'
 }
 
 /**

@@ -9,7 +9,7 @@ import { SessionReplay } from './replay.ts'
 import type { CallVerdict, DetectorModule } from './replay.ts'
 import { WorkerReplayer } from './replay-worker.ts'
 import type { CallVerdicts } from './replay-worker.ts'
-import type { PluginEvent, SessionCall, SessionFormat } from './types.ts'
+import type { DeltaSide, PluginEvent, SessionCall, SessionFormat } from './types.ts'
 
 export interface AnalyzedCall {
   turn: number
@@ -17,6 +17,8 @@ export interface AnalyzedCall {
   attempt: number
   reasoningChars: number
   textChars: number
+  /** UTF-16 length of the call's tool-call arguments. */
+  toolChars: number
   /** Names of the call's tool calls. */
   toolCalls: string[]
   /** The stream's finish kind (`stop`, `tool-calls`, `error`, ...), or null when it never finished. */
@@ -27,6 +29,29 @@ export interface AnalyzedCall {
   recorded: ({ type: string } & Record<string, unknown>) | null
   /** Why part of the call may be missing (it spans a skipped frame of a damaged log), or null. */
   damaged: string | null
+  /**
+   * What the plugin left in the call's messages, which is all a log written without the journal says:
+   * the side of the block it closed with its trim marker and the count the marker gives, and the summary
+   * of the notice that followed; null when neither is there.
+   */
+  trace: CutTrace | null
+  /** How the replay compares with what the plugin recorded or left; null when they agree or there is nothing to compare. */
+  comparison: Comparison | null
+}
+
+export interface CutTrace {
+  side: DeltaSide | null
+  removedChars: number | null
+  notice: string | null
+}
+
+/**
+ * `disagree`: replay and record differ. `cannot-judge`: the log ends where the live plugin cut (the stream
+ * stops at the tripping delta), so a replay that does not trip by then cannot say where it would have.
+ */
+export interface Comparison {
+  kind: 'disagree' | 'cannot-judge'
+  message: string
 }
 
 export interface FileAnalysis {
@@ -39,8 +64,10 @@ export interface FileAnalysis {
   sweep: Array<{ breaks: number; stalls: number }>
   /** Records and chunks skipped, by type. */
   skipped: Record<string, number>
-  /** Whether the log holds any `loop-breaker/*` event, i.e. the plugin was running when it was written. */
+  /** Whether the log holds any loop-breaker record or trace, i.e. the plugin was running when it was written. */
   pluginActive: boolean
+  /** The file is not a session log at all (its one error says so). */
+  notASession: boolean
 }
 
 export interface AnalyzeOptions {
@@ -95,7 +122,7 @@ export async function analyzeFile(file: string, detector: DetectorModule, config
       continue
     }
     const call = item.call
-    if (call.recorded.length > 0) pluginActive = true
+    if (call.recorded.length > 0 || call.trimmed !== undefined || call.notices.length > 0) pluginActive = true
     await replayer.submit(call)
     // Only the call's description is kept: its deltas can go once replayed.
     calls.push({ ...call, deltas: [] })
@@ -105,50 +132,95 @@ export async function analyzeFile(file: string, detector: DetectorModule, config
     breaks: verdicts.filter((verdict) => verdict[index + 1]!.break !== null).length,
     stalls: verdicts.filter((verdict) => verdict[index + 1]!.stall !== null).length,
   }))
+  const notASession = reader.issues.find((issue) => issue.kind === 'not-a-session')
   return {
     file,
     format: reader.format,
-    calls: calls.map((call, index) => describe(call, verdicts[index]![0]!)),
-    errors: reader.issues.map((issue) => `${file}: ${issue.message}`),
+    calls: calls.map((call, index) => describe(call, verdicts[index]![0]!, pluginActive)),
+    errors: notASession !== undefined
+      // Whatever else went wrong (every line of a JSON file is malformed JSONL) follows from this one.
+      ? [`${file}: not a DSH session log (${notASession.message.replace(/^not a session log \((.*)\)$/, '$1')})`]
+      : reader.issues.map((issue) => `${file}: ${issue.message}`),
     sweep,
     skipped: Object.fromEntries(reader.skipped),
     pluginActive,
+    notASession: notASession !== undefined,
   }
 }
 
-/** Whether the replay and the plugin's record disagree on this call (null: nothing to compare). */
-export function disagreement(call: AnalyzedCall, pluginActive: boolean): string | null {
+/**
+ * How the replay compares with what the plugin recorded (its journal) or, without a journal, with the
+ * traces a cut leaves (trim marker, notice): as far as those allow, the side and that a break happened.
+ */
+export function disagreement(call: Omit<AnalyzedCall, 'comparison'>, pluginActive: boolean): Comparison | null {
   const recorded = call.recorded
   if (recorded?.type === 'loop-breaker/break') {
-    if (call.break === null) return `recorded a ${String(recorded.rule)} break the replay does not find`
+    if (call.break === null) {
+      const at = Number(recorded.at)
+      if (sideChars(call, recorded.side) <= at) return cannotJudge(at)
+      return disagree(`recorded a ${String(recorded.rule)} break the replay does not find`)
+    }
     if (call.break.rule !== recorded.rule || call.break.side !== recorded.side || call.break.at !== recorded.at) {
-      return `recorded ${String(recorded.rule)} ${String(recorded.side)}@${String(recorded.at)}, replay ${call.break.rule} ${call.break.side}@${call.break.at}`
+      return disagree(`recorded ${String(recorded.rule)} ${String(recorded.side)}@${String(recorded.at)}, replay ${call.break.rule} ${call.break.side}@${call.break.at}`)
     }
     return null
   }
   if (recorded?.type === 'loop-breaker/stall') {
-    return call.stall === recorded.reason ? null : `recorded stall ${String(recorded.reason)}, replay ${call.stall ?? 'none'}`
+    return call.stall === recorded.reason ? null : disagree(`recorded stall ${String(recorded.reason)}, replay ${call.stall ?? 'none'}`)
+  }
+  const trace = call.trace
+  if (trace !== null && isBreakTrace(trace)) {
+    if (call.break === null) return cannotJudge(trace.side === null ? null : sideChars(call, trace.side))
+    if (trace.side !== null && trace.side !== call.break.side) return disagree(`cut by the plugin on ${trace.side} (no journal), replay breaks on ${call.break.side}`)
+    return null
+  }
+  if (trace?.notice != null) {
+    const reason = trace.notice.replace(/^.*?[:：]\s*\w+:\s*/, '')
+    return call.stall === reason ? null : disagree(`the plugin's notice reports stall ${reason} (no journal), replay ${call.stall ?? 'none'}`)
   }
   if (!pluginActive) return null
-  if (call.break !== null) return 'replay breaks, the plugin recorded nothing'
-  if (call.stall !== null) return 'replay stalls, the plugin recorded nothing'
+  if (call.break !== null) return disagree('replay breaks, the plugin recorded nothing')
+  if (call.stall !== null) return disagree('replay stalls, the plugin recorded nothing')
   return null
 }
 
-function describe(call: SessionCall, verdict: CallVerdict): AnalyzedCall {
-  return {
+function disagree(message: string): Comparison {
+  return { kind: 'disagree', message }
+}
+
+function cannotJudge(at: number | null): Comparison {
+  return { kind: 'cannot-judge', message: `cannot judge: the log ends at the cut${at === null ? '' : ` (at ${at})`}` }
+}
+
+/** A trim marker, or a notice about a break (`<rule> / <side> / <count>`; a stall's reads `<judge>: <reason>`). */
+function isBreakTrace(trace: CutTrace): boolean {
+  return trace.side !== null || (trace.notice !== null && trace.notice.includes(' / '))
+}
+
+function sideChars(call: Pick<AnalyzedCall, 'reasoningChars' | 'textChars' | 'toolChars'>, side: unknown): number {
+  return side === 'reasoning' ? call.reasoningChars : side === 'text' ? call.textChars : call.toolChars
+}
+
+function describe(call: SessionCall, verdict: CallVerdict, pluginActive: boolean): AnalyzedCall {
+  const notice = call.notices[0] ?? null
+  const described = {
     turn: call.turn,
     step: call.step,
     attempt: call.attempt,
     reasoningChars: call.reasoningChars,
     textChars: call.textChars,
+    toolChars: call.toolChars,
     toolCalls: call.toolCalls.map((tool) => tool.name),
     finish: call.finish?.kind ?? null,
     break: verdict.break,
     stall: verdict.stall,
     recorded: recordedOf(call.recorded),
     damaged: call.damaged ?? null,
+    trace: call.trimmed === undefined && notice === null
+      ? null
+      : { side: call.trimmed?.side ?? null, removedChars: call.trimmed?.removedChars ?? null, notice },
   }
+  return { ...described, comparison: disagreement(described, pluginActive) }
 }
 
 function recordedOf(events: PluginEvent[]): AnalyzedCall['recorded'] {

@@ -5,6 +5,7 @@
  * `{type:'chunk'}` stream records) or by packed runs (`*-chunks` rows), which
  * expand to exactly the deltas they were packed from.
  */
+import { readTrimMarker } from '../trim-marker.ts'
 import type { Delta, DeltaSide, FinishReason, PluginEvent, SessionCall, ToolCall } from './types.ts'
 
 interface OpenToolCall {
@@ -16,8 +17,11 @@ interface OpenToolCall {
 export class CallBuilder {
   readonly deltas: Delta[] = []
   readonly recorded: PluginEvent[] = []
+  readonly notices: string[] = []
   private reasoningChars = 0
   private textChars = 0
+  private toolChars = 0
+  private trimmed: SessionCall['trimmed']
   private readonly toolCalls: ToolCall[] = []
   /** Tool-call blocks by stream index, until their `block-end` gives the final call. */
   private readonly openTools = new Map<number, OpenToolCall>()
@@ -45,6 +49,7 @@ export class CallBuilder {
         return true
       case 'block-end':
         if (chunk.block?.type === 'tool-call') this.closeTool(chunk.index, chunk.block)
+        this.trimmedBlock(chunk.block)
         return true
       case 'finish':
         this.finish = chunk.reason
@@ -78,12 +83,26 @@ export class CallBuilder {
       deltas: this.deltas,
       reasoningChars: this.reasoningChars,
       textChars: this.textChars,
+      toolChars: this.toolChars,
       toolCalls: this.toolCalls,
       finish: this.finish,
       hasMessage: this.hasMessage,
       recorded: this.recorded,
       ...(this.damaged === undefined ? {} : { damaged: this.damaged }),
+      trimmed: this.trimmed,
+      notices: this.notices,
     }
+  }
+
+  /** A closing block the loop-breaker trimmed ends with its marker. */
+  private trimmedBlock(block: unknown): void {
+    if (typeof block !== 'object' || block === null) return
+    const { type, text, arguments: args } = block as Record<string, unknown>
+    const side: DeltaSide | undefined = type === 'tool-call' ? 'tool' : type === 'reasoning' || type === 'text' ? type : undefined
+    const content = side === 'tool' ? args : text
+    if (side === undefined || typeof content !== 'string') return
+    const removedChars = readTrimMarker(content)
+    if (removedChars !== undefined) this.trimmed = { side, removedChars }
   }
 
   private push(side: DeltaSide, text: unknown): void {
@@ -91,6 +110,7 @@ export class CallBuilder {
     this.deltas.push({ side, text })
     if (side === 'text') this.textChars += text.length
     else if (side === 'reasoning') this.reasoningChars += text.length
+    else this.toolChars += text.length
   }
 
   private toolDelta(index: number, id: unknown, name: unknown, delta: unknown): void {

@@ -1,18 +1,39 @@
 /**
  * The `loop-breaker` row's config from Cordis patch files (a profile's or the
  * package's `cordis.patch.yml`), so the analyzer replays with the settings the
- * live plugin ran with. A row is any mapping whose `id` or `name` is
- * `loop-breaker` (or the package name) and that carries a `config` mapping;
- * rows are searched at any depth (`insert:` lists and groups nest them). As in
- * DSH's layers, a later row replaces an earlier row's whole `config` (every
- * field it leaves out is back at its default), and later files win.
+ * live plugin ran with. Files are read as DSH reads them: js-yaml with the
+ * entry-list dialect of `@deepseek-ai/cordis-plugin-include` (the JSON schema
+ * plus `!!js` expression scalars), a top-level list of mappings, each either an
+ * `insert` list or a patch that names its target by `id`. A row is any mapping
+ * whose `id` or `name` is `loop-breaker` (or the package name) and that carries
+ * a `config` mapping; rows are searched at any depth (`insert:` lists and
+ * groups nest them). As in DSH's layers, a later row replaces an earlier row's
+ * whole `config` (every field it leaves out is back at its default), and later
+ * files win.
  */
 import { readFile } from 'node:fs/promises'
-import { parseYaml } from './yaml-subset.ts'
+import yaml from 'js-yaml'
 
 const ROW_NAMES = new Set(['loop-breaker', 'dsh-loop-breaker'])
 
+/** A `!!js` scalar as DSH's loader holds it before evaluating it at mount time. */
+interface JsExpression {
+  __jsExpr: string
+}
+
+const JS_EXPRESSION = new yaml.Type('tag:yaml.org,2002:js', {
+  kind: 'scalar',
+  resolve: (data: unknown) => typeof data === 'string',
+  construct: (data: string): JsExpression => ({ __jsExpr: data }),
+})
+
+/** DSH's patch dialect (`entryListSchema` of cordis-plugin-include). */
+const PATCH_SCHEMA = yaml.JSON_SCHEMA.extend(JS_EXPRESSION)
+
 type Config = Record<string, unknown>
+
+/** A patch file DSH would not apply, or a setting the analyzer cannot take from it; the message names the file. */
+export class PatchFileError extends Error {}
 
 export function loopBreakerRows(document: unknown): Config[] {
   const rows: Config[] = []
@@ -21,24 +42,74 @@ export function loopBreakerRows(document: unknown): Config[] {
       node.forEach(visit)
       return
     }
-    if (typeof node !== 'object' || node === null) return
-    const record = node as Record<string, unknown>
-    const config = record.config
-    if ((ROW_NAMES.has(record.id as string) || ROW_NAMES.has(record.name as string)) && typeof config === 'object' && config !== null && !Array.isArray(config)) {
-      rows.push(config as Config)
-    }
-    Object.values(record).forEach(visit)
+    if (!isMapping(node)) return
+    const config = node.config
+    if ((ROW_NAMES.has(node.id as string) || ROW_NAMES.has(node.name as string)) && isMapping(config)) rows.push(config)
+    Object.values(node).forEach(visit)
   }
   visit(document)
   return rows
+}
+
+/**
+ * One patch file's entries, checked as DSH checks them (a top-level list of mappings), plus the rule
+ * DSH only warns about: a patch that is not an `insert` must name its target `id`, or it patches nothing.
+ */
+export function parsePatchFile(source: string, file: string): Config[] {
+  const lines: number[] = []
+  let depth = 0
+  let document: unknown
+  try {
+    document = yaml.load(source, {
+      filename: file,
+      schema: PATCH_SCHEMA,
+      // The line of each top-level entry, for the errors below (js-yaml reports nodes opening at depth 2).
+      listener(event, state) {
+        if (event === 'open' && ++depth === 2) lines.push(state.line + 1)
+        else if (event === 'close') depth--
+      },
+    })
+  } catch (error) {
+    if (!(error instanceof yaml.YAMLException)) throw error
+    const line = error.mark === undefined ? '' : `:${error.mark.line + 1}`
+    throw new PatchFileError(`${file}${line}: not valid YAML: ${error.reason}`)
+  }
+  // An empty file is an empty list to DSH too.
+  if (document === undefined || document === null) return []
+  if (!Array.isArray(document)) {
+    throw new PatchFileError(`${file}: a Cordis patch file is a top-level YAML list of entries (\`- id: ...\`), got ${kindOf(document)}`)
+  }
+  document.forEach((entry, index) => {
+    const where = `${file}:${lines[index] ?? '?'}`
+    if (!isMapping(entry)) throw new PatchFileError(`${where}: patch entry ${index + 1} is ${kindOf(entry)}, not a mapping (\`- id: ...\`)`)
+    if (entry.insert === undefined && typeof entry.id !== 'string') {
+      throw new PatchFileError(`${where}: patch entry ${index + 1} has no \`id\`: a patch names the row it changes (\`- id: loop-breaker\`), or inserts rows (\`- insert: [...]\`)`)
+    }
+  })
+  return document as Config[]
 }
 
 /** The `loop-breaker` config in force after the given patch files, in order: the last row's, or `{}`. */
 export async function readPatchConfig(files: readonly string[]): Promise<Config> {
   let config: Config = {}
   for (const file of files) {
-    const rows = loopBreakerRows(parseYaml(await readFile(file, 'utf8'), file))
+    const rows = loopBreakerRows(parsePatchFile(await readFile(file, 'utf8'), file))
     if (rows.length > 0) config = rows.at(-1)!
   }
   return config
+}
+
+/** The source of a `!!js` value (which only DSH can evaluate, at mount time), or `undefined` for any other value. */
+export function jsExpression(value: unknown): string | undefined {
+  return isMapping(value) && typeof value.__jsExpr === 'string' ? value.__jsExpr : undefined
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'a list'
+  if (isMapping(value)) return 'a mapping'
+  return `the ${value === null ? 'null' : typeof value} ${JSON.stringify(value)}`
 }

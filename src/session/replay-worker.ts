@@ -121,7 +121,7 @@ function unpack(packed: Extract<Packed, { text: string }>): SessionCall {
     at += length
   }
   return {
-    turn: 0, step: 0, attempt: 0, deltas, reasoningChars: 0, textChars: 0,
+    turn: 0, step: 0, attempt: 0, deltas, reasoningChars: 0, textChars: 0, toolChars: 0, trimmed: undefined, notices: [],
     toolCalls: packed.toolCalls, finish: packed.finish, hasMessage: false, recorded: [],
   }
 }

@@ -83,6 +83,11 @@ export class SessionAssembler {
       this.emit({ kind: 'user-message' })
       return
     }
+    if (type === 'user/message' && isObject(record.data) && isLoopBreakerNotice(record.data.source) && this.pending !== undefined) {
+      // A notice follows the call that caused it: the next call has not started yet.
+      this.pending.notices.push(typeof record.data.source.summary === 'string' ? record.data.source.summary : '')
+      return
+    }
     if (!CALL_EVENTS.has(type)) {
       this.count(type)
       return
@@ -229,6 +234,11 @@ function formatOf(version: unknown): SessionFormat {
 /** A message without a source, or with source kind `user`, is the user's; notices carry a plugin source. */
 function fromUser(source: unknown): boolean {
   return source === undefined || (isObject(source) && source.kind === 'user')
+}
+
+/** The source the loop-breaker stamps on its notices (plugin/messages.ts `createNotice`). */
+function isLoopBreakerNotice(source: unknown): source is Record<string, any> {
+  return isObject(source) && source.kind === 'plugin' && source.plugin === 'loop-breaker' && source.form === 'notice'
 }
 
 function isObject(value: unknown): value is Record<string, any> {

@@ -40,6 +40,8 @@ export interface SessionCall {
   deltas: Delta[]
   reasoningChars: number
   textChars: number
+  /** UTF-16 length of the call's tool-call arguments deltas. */
+  toolChars: number
   toolCalls: ToolCall[]
   finish: FinishReason | undefined
   /** True when the call produced an `assistant/message` (false: failed, retried or cut-off attempt). */
@@ -48,6 +50,13 @@ export interface SessionCall {
   recorded: PluginEvent[]
   /** Set when the call spans a skipped stretch of a damaged log: part of it may be missing (says which stretch). */
   damaged?: string
+  /**
+   * The trace a cut leaves without the journal: a block closed with the loop-breaker's trim marker
+   * (`../trim-marker.ts`), its side and the count the marker gives.
+   */
+  trimmed: { side: DeltaSide; removedChars: number } | undefined
+  /** The summaries of the loop-breaker notices that followed this call (`loop-breaker remind: phrase-pool / ...`). */
+  notices: string[]
 }
 
 /** What the reader yields, in log order. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
 import { Config } from '../../src/plugin/index.ts'
-import { loopBreakerRows, parseYaml } from '../../src/session/index.ts'
+import { loopBreakerRows, parsePatchFile } from '../../src/session/index.ts'
 
 describe('cordis.patch.yml (the bundle patch `dsh plugin add` applies)', () => {
   it('inserts one loop-breaker row, named after the package, with exactly the schema defaults', async () => {
-    const document = parseYaml(await readFile('cordis.patch.yml', 'utf8'), 'cordis.patch.yml') as any[]
+    const document = parsePatchFile(await readFile('cordis.patch.yml', 'utf8'), 'cordis.patch.yml') as any[]
     const packageName = JSON.parse(await readFile('package.json', 'utf8')).name
     expect(document).toHaveLength(1)
     const [row] = document[0].insert

@@ -95,6 +95,20 @@ describe('live plugin vs offline analyzer on real session logs', () => {
     expect(v4Analysis.calls).toEqual(analysis.calls)
   })
 
+  it.each(loops)('%s, with the journal off: the cut is recognised from its traces, on the side the replay cuts', async (_name, loop) => {
+    const session = await recordLoopSession(root, { after: [[plugin, { journal: false }]], calls: [loop], id: `no-journal-${Math.random().toString(36).slice(2)}` })
+    expect(recordsOf(session.events, 'loop-breaker/break')).toHaveLength(0)
+    const analysis = await expectAgreement(session)
+    expect(analysis.pluginActive).toBe(true)
+    const cut = analysis.calls[0]!
+    expect(cut.recorded).toBeNull()
+    expect(cut.break).not.toBeNull()
+    expect(cut.trace).toMatchObject({ side: cut.break!.side })
+    expect(cut.trace!.notice).toMatch(/^loop-breaker remind[:：]/)
+    expect(cut.comparison).toBeNull()
+    expect(analysis.calls.slice(1).every((call) => call.trace === null && call.comparison === null)).toBe(true)
+  })
+
   it('a stall across steps (the same long reasoning and tool call again and again): judged live and by the replay on the same call', async () => {
     const session = await recordLoopSession(root, { after: [[plugin]], calls: [1, 2, 3, 4, 5].map(restatingStep), id: 'stall-session' })
     const recorded = recordsOf(session.events, 'loop-breaker/stall')

@@ -2,17 +2,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { loopBreakerRows, parseYaml, readPatchConfig } from '../../src/session/index.ts'
+import { jsExpression, loopBreakerRows, parsePatchFile, readPatchConfig } from '../../src/session/index.ts'
 
 const scratch = await mkdtemp(join(tmpdir(), 'patch-config-'))
 afterAll(() => rm(scratch, { recursive: true, force: true }))
 const root = join(import.meta.dirname, '../..')
 
-describe('parseYaml (the subset Cordis patch files use)', () => {
+describe('parsePatchFile (DSH\'s patch dialect, read with js-yaml)', () => {
   it('reads block sequences of mappings, nested mappings, scalars and comments', () => {
     const text = [
       '# a profile patch',
       '- name: \'@deepseek-ai/dsh-llm-retry\'',
+      '  id: llm-retry',
       '- id: loop-breaker   # tuned',
       '  config:',
       '    textCycleMinSpan: 512',
@@ -25,18 +26,43 @@ describe('parseYaml (the subset Cordis patch files use)', () => {
       '- insert:',
       '  - id: other',
     ].join('\n')
-    expect(parseYaml(text)).toEqual([
-      { name: '@deepseek-ai/dsh-llm-retry' },
+    expect(parsePatchFile(text, 'p.yml')).toEqual([
+      { name: '@deepseek-ai/dsh-llm-retry', id: 'llm-retry' },
       { id: 'loop-breaker', config: { textCycleMinSpan: 512, poolMinCoverage: 0.75, escalate: 'warn', resumeAfterBreak: true, empty: null, list: [1, 2], url: 'http://127.0.0.1:80/#frag' } },
       { insert: [{ id: 'other' }] },
     ])
   })
 
-  it('fails loud with file and line outside the subset', () => {
-    expect(() => parseYaml('a: 1\n  b: 2\n', 'p.yml')).toThrow('p.yml:2: unexpected indentation')
-    expect(() => parseYaml('a: |\n  text\n', 'p.yml')).toThrow('p.yml:1: anchors, aliases, tags and block scalars are not supported')
-    expect(() => parseYaml('a: "open\n', 'p.yml')).toThrow('p.yml:1: unterminated or trailing text after a quoted string')
-    expect(() => parseYaml('just text\n', 'p.yml')).toThrow('p.yml:1: expected "key: value", got "just text"')
+  it('reads any valid patch file: a fresh profile\'s `[]`, an empty file, flow style, anchors and aliases, block scalars, !!js', () => {
+    expect(parsePatchFile('[]\n', 'fresh.yml')).toEqual([])
+    expect(parsePatchFile('# nothing yet\n', 'empty.yml')).toEqual([])
+    expect(parsePatchFile('[{id: loop-breaker, config: {textCycleMinSpan: 512}}]  # flow\n', 'flow.yml'))
+      .toEqual([{ id: 'loop-breaker', config: { textCycleMinSpan: 512 } }])
+    const anchored = [
+      '- id: loop-breaker',
+      '  config: &tuned',
+      '    textCycleMinSpan: 512',
+      '- insert:',
+      '    - id: other',
+      '      note: |',
+      '        two',
+      '        lines',
+      '      config: *tuned',
+      '      when: !!js process.env.CI',
+    ].join('\n')
+    expect(parsePatchFile(anchored, 'anchors.yml')).toEqual([
+      { id: 'loop-breaker', config: { textCycleMinSpan: 512 } },
+      { insert: [{ id: 'other', note: 'two\nlines\n', config: { textCycleMinSpan: 512 }, when: { __jsExpr: 'process.env.CI' } }] },
+    ])
+  })
+
+  it('one clear error with file and line for a file DSH would not apply', () => {
+    expect(() => parsePatchFile('a: [1\n', 'p.yml')).toThrow(/^p\.yml:2: not valid YAML: unexpected end of the stream within a flow collection$/)
+    expect(() => parsePatchFile('id: loop-breaker\nconfig: {}\n', 'p.yml'))
+      .toThrow('p.yml: a Cordis patch file is a top-level YAML list of entries (`- id: ...`), got a mapping')
+    expect(() => parsePatchFile('- id: a\n\n- just text\n', 'p.yml')).toThrow('p.yml:3: patch entry 2 is the string "just text", not a mapping')
+    expect(() => parsePatchFile('- id: a\n- config:\n    textCycleMinSpan: 512\n', 'p.yml'))
+      .toThrow('p.yml:2: patch entry 2 has no `id`: a patch names the row it changes (`- id: loop-breaker`), or inserts rows (`- insert: [...]`)')
   })
 })
 
@@ -59,5 +85,16 @@ describe('the loop-breaker row of patch files', () => {
     expect(await readPatchConfig([first])).toEqual({ poolMinCoverage: 0.8 })
     expect(await readPatchConfig([first, second])).toEqual({ poolMinCoverage: 0.8 })
     expect(await readPatchConfig([second])).toEqual({})
+  })
+
+  it('a fresh profile patch (`[]`) adds nothing; a !!js value is kept for the caller to refuse', async () => {
+    const fresh = join(scratch, 'fresh.yml')
+    const js = join(scratch, 'js.yml')
+    await writeFile(fresh, '[]\n')
+    await writeFile(js, '- id: loop-breaker\n  config:\n    textCycleMinSpan: !!js 256 * 2\n')
+    expect(await readPatchConfig([join(root, 'cordis.patch.yml'), fresh])).toMatchObject({ textCycleMinSpan: 384 })
+    const config = await readPatchConfig([js])
+    expect(jsExpression(config.textCycleMinSpan)).toBe('256 * 2')
+    expect(jsExpression(512)).toBeUndefined()
   })
 })

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { decompress } from 'fzstd'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as detector from '../../src/detector/index.ts'
 import { readSession, SessionReplay } from '../../src/session/index.ts'
@@ -27,8 +28,8 @@ describe('analyze-session --json', () => {
     expect(code).toBe(0)
     expect(Object.keys(document)).toEqual(['files', 'summary'])
     expect(Object.keys(document.files[0])).toEqual(['file', 'format', 'calls'])
-    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded', 'damaged'])
-    expect(document.summary).toEqual({ files: 2, calls: document.files[0].calls.length + 5, breaks: 1, stalls: 0, errors: [] })
+    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded', 'trace', 'comparison', 'damaged'])
+    expect(document.summary).toEqual({ files: 2, calls: document.files[0].calls.length + 5, breaks: 1, stalls: 0, disagreements: 0, cannotJudge: 0, errors: [] })
     expect(document.files.map((file: any) => [file.file, file.format])).toEqual([[loop, 'rc.8'], [work, 'rc.8']])
   })
 
@@ -50,7 +51,8 @@ describe('analyze-session --json', () => {
     const second = join(scratch, 'second.patch.yml')
     await writeFile(first, [
       '# profile patch',
-      '- name: \'@deepseek-ai/dsh-llm-retry\'',
+      '- id: llm-retry',
+      '  disabled: true',
       '- id: loop-breaker',
       '  config:',
       '    reasoningPoolMinRepeatedChars: 0   # off',
@@ -127,7 +129,68 @@ describe('analyze-session human output', () => {
   })
 })
 
+describe('comparing the replay with what the plugin did', () => {
+  it('on disagreement, says to replay with the profile\'s patch layers; --json counts it', async () => {
+    const stall = `${fixtures}/stall.rc8.jsonl.zstd`
+    const { code, stdout } = await analyze('--set', 'maxRepeatedSteps=10', stall)
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/1\.3 .*remind \(step repeated-step\)\s+≠ recorded stall repeated-step, replay none\n/)
+    expect(stdout).toContain('Summary: 1 file(s), 6 calls, 0 break(s), 1 stall(s), 1 disagreement(s) with the recorded plugin events\n')
+    expect(stdout).toContain("the live plugin most likely ran with other settings. Replay with\nthe profile's patch layers, in DSH's order (the package's own patch first, then the profile's):\n" +
+      '  --config <DSH_HOME>/profiles/<profile>/node_modules/dsh-loop-breaker/cordis.patch.yml \\\n  --config <DSH_HOME>/profiles/<profile>/cordis.patch.yml\n')
+    const { document } = await json('--set', 'maxRepeatedSteps=10', stall)
+    expect(document.summary).toMatchObject({ disagreements: 1, cannotJudge: 0 })
+    expect(document.files[0].calls[2].comparison).toEqual({ kind: 'disagree', message: 'recorded stall repeated-step, replay none' })
+  })
+
+  it('a setting raised above what the log holds (it ends at the cut) cannot be judged, and is not a disagreement', async () => {
+    const { stdout } = await analyze('--set', 'reasoningPoolMinRepeatedChars=1000', loop)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+ok .*remind \(phrase-pool reasoning@1410\)\s+\? cannot judge: the log ends at the cut \(at 1410\)\n/)
+    expect(stdout).toContain('Summary: 1 file(s), 2 calls, 0 break(s), 0 stall(s), 1 call(s) the replay cannot judge\n')
+    expect(stdout).toContain('A call marked "cannot judge" was cut by the live plugin: its log ends at the cut')
+    expect(stdout).not.toContain('≠')
+    const { document } = await json('--set', 'reasoningPoolMinRepeatedChars=1000', loop)
+    expect(document.summary).toMatchObject({ disagreements: 0, cannotJudge: 1 })
+  })
+
+  it('recognises a cut in a log written without the journal, from the trim marker and the notice', async () => {
+    // The fixture as `journal: false` writes it: the same log without the plugin's own record.
+    const text = Buffer.from(decompress(new Uint8Array(await readFile(loop)))).toString('utf8')
+    const lines = text.split('\n')
+    const withoutJournal = lines.filter((line) => !line.includes('"loop-breaker/break"'))
+    expect(withoutJournal.length).toBe(lines.length - 1)
+    const file = join(scratch, 'no-journal.jsonl')
+    await writeFile(file, withoutJournal.join('\n'))
+
+    const { code, stdout } = await analyze(file)
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+break\s+phrase-pool\s+reasoning@1410\s+709\s+cut by the plugin \(no journal: reasoning\)\n/)
+    expect(stdout).not.toContain('≠')
+    const { document } = await json(file)
+    expect(document.files[0].calls[0].trace).toEqual({ side: 'reasoning', removedChars: 913, notice: 'loop-breaker remind：phrase-pool / 思考过程 / 709' })
+    expect(document.files[0].calls[0].recorded).toBeNull()
+    expect(document.files[0].calls[1].trace).toBeNull()
+
+    // A replay that does not trip where the log ends cannot judge; one tripping on another side disagrees.
+    const patient = await json('--set', 'reasoningPoolMinRepeatedChars=1000', file)
+    expect(patient.document.files[0].calls[0].comparison).toEqual({ kind: 'cannot-judge', message: 'cannot judge: the log ends at the cut (at 1410)' })
+  })
+})
+
 describe('inputs', () => {
+  it('a file that is not a session log: one error line, exit 2', async () => {
+    const { code, stdout, stderr } = await analyze('package.json')
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toMatch(/^analyze-session: package\.json: not a DSH session log \(no session header and no session event in \d+ lines\)\n$/)
+    const mixed = await analyze('package.json', loop)
+    expect(mixed.code).toBe(2)
+    expect(mixed.stdout).toContain(`${loop}  (rc.8, 2 calls)`)
+    expect(mixed.stdout).not.toContain('package.json')
+    expect(mixed.stderr.split('\n').filter(Boolean)).toHaveLength(1)
+  })
+
+
   it('a directory is searched recursively and only the newest generation of a session is read', async () => {
     const dir = join(scratch, 'sessions/--home-me-project--/abc')
     await mkdir(dir, { recursive: true })
@@ -228,9 +291,44 @@ describe('usage', () => {
 
   it('exit 2 with the file and line of a patch file it cannot read', async () => {
     const bad = join(scratch, 'bad.patch.yml')
-    await writeFile(bad, '- id: loop-breaker\n  config:\n    poolMinCoverage: &anchor 0.5\n')
+    await writeFile(bad, '- id: loop-breaker\n  config:\n    poolMinCoverage: [0.5\n')
     const { code, stderr } = await analyze('--config', bad, loop)
     expect(code).toBe(2)
-    expect(stderr).toContain(`${bad}:3: anchors, aliases, tags and block scalars are not supported`)
+    expect(stderr).toMatch(new RegExp(`^analyze-session: ${bad}:4: not valid YAML: .*\nRun with --help for usage\.\n$`))
+    const row = join(scratch, 'row.patch.yml')
+    await writeFile(row, '- config:\n    poolMinCoverage: 0.5\n')
+    const noId = await analyze('--config', row, loop)
+    expect(noId.code).toBe(2)
+    expect(noId.stderr).toContain(`${row}:1: patch entry 1 has no \`id\``)
+  })
+
+  it('a fresh profile patch (`[]`), flow style and anchors all read; a !!js setting asks for --set', async () => {
+    const fresh = join(scratch, 'fresh.patch.yml')
+    await writeFile(fresh, '[]\n')
+    const plain = await json('--config', 'cordis.patch.yml', '--config', fresh, loop)
+    expect(plain.code).toBe(0)
+    expect(plain.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
+    const flow = join(scratch, 'flow.patch.yml')
+    await writeFile(flow, '- id: other\n  config: &off\n    reasoningPoolMinRepeatedChars: 0\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
+    const off = await json('--config', flow, loop)
+    expect(off.code).toBe(0)
+    expect(off.document.files[0].calls[0].break?.rule).not.toBe('phrase-pool')
+    const js = join(scratch, 'js.patch.yml')
+    await writeFile(js, '- id: loop-breaker\n  config:\n    reasoningPoolMinRepeatedChars: !!js 2 * 256\n')
+    const refused = await analyze('--config', js, loop)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('reasoningPoolMinRepeatedChars is a !!js expression (2 * 256) that only DSH can evaluate: give its value with --set reasoningPoolMinRepeatedChars=<value>')
+    const given = await json('--config', js, '--set', 'reasoningPoolMinRepeatedChars=512', loop)
+    expect(given.code).toBe(0)
+  })
+
+  it.each([
+    [['--json=yes', loop], '--json takes no value'],
+    [['--config'], '--config needs a value'],
+    [['--sweep', 'a=1', '--sweep', 'b=2', loop], '--sweep can be given once'],
+  ])('parses flags with node:util parseArgs, in its own words: %j', async (args, message) => {
+    const { code, stderr } = await analyze(...args)
+    expect(code).toBe(2)
+    expect(stderr).toBe(`analyze-session: ${message}\nRun with --help for usage.\n`)
   })
 })
