@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# A mistake in a live edit never takes a running DSH down (docs/config.md#when-a-setting-is-wrong), against
+# the real `dsh --profile web` server:
+#   1. add the packed package to the web profile and start the server on 127.0.0.1 (OS-chosen port) with
+#      a good loop-breaker config in the profile's cordis.patch.yml, plus a probe plugin
+#      (test/e2e/config-probe.mjs) that writes the row's fiber state and config to a JSON file;
+#   2. edit the patch live to each kind of mistake: the server must stay up and keep answering HTTP, and
+#      the loop-breaker row must stay active with the previous config (the probe sees the loader hand
+#      the row the bad config, and the row keep running on the good one);
+#   3. fix the patch: the row restarts with the new config;
+#   4. stop the server and start it with the bad patch: at startup DSH exits 1 whatever a plugin does
+#      (dsh-app-boot's assertEntriesActivated); the output carries the plugin's one line.
+# Usage: live-config.sh <tarball from npm pack> <empty work directory>. Needs what test/e2e/run.sh sets up:
+# `dsh` (rc.8) and pnpm on PATH, DSH_HOME, DSH_TELEMETRY_DISABLED=1, Node >= 22.15. run.sh calls it last.
+set -Eeuo pipefail
+
+tarball=$1
+work=$2
+e2e=$(cd "$(dirname "$0")" && pwd)
+PROFILE=web
+# Generous: the server is up in a few seconds and a patch change is applied within about a second.
+UP_TIMEOUT_SECONDS=${UP_TIMEOUT_SECONDS:-90}
+EDIT_TIMEOUT_SECONDS=${EDIT_TIMEOUT_SECONDS:-30}
+
+say() { printf '[live-config %4ss] %s\n' "$SECONDS" "$*"; }
+fail() {
+  printf '\n[live-config] FAILED: %s\n' "$*" >&2
+  if [ -s "$work/server.out" ]; then
+    printf '[live-config] server output (last 40 lines):\n' >&2
+    tail -n 40 "$work/server.out" >&2
+  fi
+  exit 1
+}
+trap 'fail "command exited with $? at test/e2e/live-config.sh:$LINENO: $BASH_COMMAND"' ERR
+
+server_pid=''
+stop_server() {
+  if [ -n "$server_pid" ]; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=''
+  fi
+}
+trap stop_server EXIT
+
+mkdir -p "$work"
+say "dsh plugin --profile $PROFILE add $(basename "$tarball")"
+dsh plugin --profile "$PROFILE" add "$tarball" >"$work/plugin-add.out" 2>&1 || { cat "$work/plugin-add.out"; fail "dsh plugin add failed"; }
+patch_file="$DSH_HOME/profiles/$PROFILE/cordis.patch.yml"
+
+# rc.8 needs the hmr row enabled for the user patch-layer watcher (see run.sh); the probe reports the row.
+probe="$work/probe.json"
+overlay="$work/probe.patch.yml"
+cat >"$overlay" <<EOF
+- id: hmr
+  disabled: false
+- insert:
+    - id: e2e-config-probe
+      name: $e2e/config-probe.mjs
+      config:
+        row: loop-breaker
+        file: $probe
+EOF
+
+write_patch() {
+  printf -- '- id: loop-breaker\n  config:\n' >"$patch_file"
+  printf '    %s\n' "$@" >>"$patch_file"
+  say "wrote $patch_file: $(tail -n +3 "$patch_file" | tr -s ' \n' ' ')"
+}
+
+# probe '<JS condition on p = the probe's JSON>': true when the probe's latest snapshot satisfies it.
+probe() {
+  node -e '
+    const fs = require("node:fs")
+    let p
+    try { p = JSON.parse(fs.readFileSync(process.argv[1], "utf8")) } catch { process.exit(1) }
+    process.exit(new Function("p", "return " + process.argv[2])(p) ? 0 : 1)
+  ' "$probe" "$1"
+}
+wait_for() {
+  local what=$1 timeout=$2 condition=$3 deadline=$((SECONDS + $2))
+  until probe "$condition"; do
+    [ -z "$server_pid" ] || kill -0 "$server_pid" 2>/dev/null || fail "the server exited while waiting for: $what"
+    [ "$SECONDS" -lt "$deadline" ] || fail "not within ${timeout}s: $what (probe: $(cat "$probe" 2>/dev/null))"
+    sleep 0.2
+  done
+}
+http_ok() {
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))' "$url"
+}
+assert_running_with() {
+  local condition=$1
+  kill -0 "$server_pid" 2>/dev/null || fail "the server (pid $server_pid) is gone"
+  probe "p.pid === $server_pid && p.state === 'active' && $condition" ||
+    fail "the loop-breaker row is not active with the previous config: $(cat "$probe")"
+  http_ok || fail "the server stopped answering $url"
+}
+
+# ── 1. the server, up with a good config ────────────────────────────────────────────────────────────
+write_patch 'textCycleMinSpan: 512' 'maxFires: 5'
+say "starting: dsh --profile $PROFILE --patch $overlay --no-open --host 127.0.0.1 --port 0"
+(cd "$work" && exec dsh --profile "$PROFILE" --patch "$overlay" --no-open --host 127.0.0.1 --port 0) >"$work/server.out" 2>&1 &
+server_pid=$!
+deadline=$((SECONDS + UP_TIMEOUT_SECONDS))
+until grep -q '^dsh web: http://127.0.0.1:' "$work/server.out"; do
+  kill -0 "$server_pid" 2>/dev/null || fail "the server exited at startup"
+  [ "$SECONDS" -lt "$deadline" ] || fail "the server did not print its URL within ${UP_TIMEOUT_SECONDS}s"
+  sleep 0.2
+done
+url=$(sed -n 's/^dsh web: \(http:[^ ]*\).*/\1/p' "$work/server.out" | head -n 1)
+wait_for "the loop-breaker row active with the good config" "$UP_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.textCycleMinSpan === 512 && p.config.maxFires === 5"
+http_ok || fail "the server does not answer $url"
+say "up: pid $server_pid at $url; probe: $(cat "$probe")"
+
+# ── 2. live edits with a mistake: rejected, the running row keeps its config ────────────────────────
+previous="p.config.textCycleMinSpan === 512 && p.config.maxFires === 5"
+# Each mistake as a patch line, and how the probe sees the loader hand it to the row.
+mistakes=(
+  'maxFires: -1|p.raw.maxFires === -1'
+  'textCycleMinSpn: 384|p.raw.textCycleMinSpn === 384'
+  'escalate: explode|p.raw.escalate === "explode"'
+  'trimHistory: yes please|p.raw.trimHistory === "yes please"'
+  'tokenPeriodMinDistinct: 40|p.raw.tokenPeriodMinDistinct === 40'
+)
+for mistake in "${mistakes[@]}"; do
+  write_patch "${mistake%%|*}"
+  wait_for "the loader to hand the row '${mistake%%|*}'" "$EDIT_TIMEOUT_SECONDS" "${mistake#*|}"
+  sleep 1 # what a restart would take; the row must still be the same fiber, active, on its config
+  assert_running_with "$previous"
+  say "still up, row active with the previous config after '${mistake%%|*}'"
+done
+
+# ── 3. the fix applies ──────────────────────────────────────────────────────────────────────────────
+write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+wait_for "the row restarted with the fixed config" "$EDIT_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.textCycleMinSpan === 384 && p.config.maxFires === 4"
+assert_running_with "p.config.textCycleMinSpan === 384"
+say "fixed patch applied: $(cat "$probe")"
+stop_server
+
+# ── 4. at startup a bad value stops dsh (DSH's choice); the plugin's line is in what it prints ───────
+write_patch 'maxFires: -1'
+status=0
+(cd "$work" && timeout "$UP_TIMEOUT_SECONDS" dsh --profile "$PROFILE" --patch "$overlay" --no-open --host 127.0.0.1 --port 0) \
+  >"$work/startup.out" 2>&1 || status=$?
+line='  - loop-breaker: maxFires must be an integer >= 1 (got -1)'
+[ "$status" = 1 ] || fail "dsh started with a bad value and exited with $status (expected 1)"
+at=$(grep -nxF -- "$line" "$work/startup.out" | head -n 1 | cut -d: -f1)
+[ -n "$at" ] || { cat "$work/startup.out"; fail "the startup output does not carry the line: $line"; }
+say "startup with the bad value: exit 1, the plugin's line is line $at of $(wc -l <"$work/startup.out"):"
+head -n "$((at))" "$work/startup.out" | tail -n 3
+printf -- '- id: loop-breaker\n  config: {}\n' >"$patch_file"
+say "live-config passed"
