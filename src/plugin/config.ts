@@ -162,10 +162,10 @@ const settingsCheck = Schema.transform(Schema.any(), (raw: unknown) => {
   return undefined
 }, true)
 
-export const Config: Schema<Config> = Schema.intersect([
-  settingsCheck,
-  Schema.object({ ...DETECTOR_FIELDS, ...REACTION_FIELDS }),
-]).default({}) as unknown as Schema<Config>
+/** Every setting as a schema field (default, description, range): what docs and tests list. */
+export const ConfigFields = Schema.object({ ...DETECTOR_FIELDS, ...REACTION_FIELDS })
+
+export const Config: Schema<Config> = Schema.intersect([settingsCheck, ConfigFields]).default({}) as unknown as Schema<Config>
 
 /** Validate through the schema and fill defaults; throws the schema's one-line `ValidationError`. */
 export function resolveConfig(config: Config = {}): ResolvedConfig {

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { resolveConfig as cordisResolveConfig } from '@deepseek-ai/cordis'
 import { DEFAULT_CONFIG, DETECTOR_SETTINGS, resolveDetectorConfig } from '../../src/detector/index.ts'
 import { Config } from '../../src/plugin/index.ts'
-import { resolveConfig } from '../../src/plugin/config.ts'
+import { ConfigFields, resolveConfig } from '../../src/plugin/config.ts'
 import { textAnswer } from '../support/host.ts'
 import { createGuardedHost } from '../support/loop-breaker.ts'
 
 const REACTION_DEFAULTS = { escalate: 'cancel', maxBreaksPerTurn: 3, maxFires: 6, resumeAfterBreak: false, trimHistory: true, journal: true }
 
-/** The schema's fields (the object half of the intersection; the other half is the settings check). */
-const fields = ((Config as any).list as any[]).find((part) => part.type === 'object').dict as Record<string, any>
+const fields = (ConfigFields as any).dict as Record<string, any>
 
 /** What Cordis does with a plugin's config on load and on every live update (`Fiber.update`). */
 function cordisValidates(config: unknown): unknown {
