@@ -1,11 +1,11 @@
 /**
  * The plugin's configuration schema: every detector threshold (built by iterating the detector's
  * `DETECTOR_SETTINGS`, so defaults, descriptions and ranges have one source) plus the reaction settings.
- * The schema is where every constraint is checked, so DSH rejects a bad value before the plugin restarts:
- * a live edit of the profile's patch then leaves the running plugin on its previous config instead of
- * taking DSH down (docs/config.md#when-a-setting-is-wrong). `resolveConfig` validates through it too.
+ * Every constraint is checked inside the schema (see ../checked-schema.ts for why), and `resolveConfig`
+ * validates through it too, so the two never disagree.
  */
 import Schema from '@deepseek-ai/schemastery'
+import { checkedSchema, closestName, isMapping } from '../checked-schema.ts'
 import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
 import { SettingError, failSetting, shownValue } from '../detector/settings.ts'
 import type { DetectorConfig, DetectorSetting, DetectorSettingName } from '../detector/index.ts'
@@ -94,29 +94,6 @@ function allowedBy(field: Schema): string {
   return max !== undefined ? `${kind} <= ${max}` : kind
 }
 
-/** The known setting closest to a mistyped one (edit distance, case-insensitive), if one is close enough. */
-function closestSetting(name: string): string | undefined {
-  let best: string | undefined
-  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1
-  for (const candidate of SETTING_NAMES) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase())
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance]
-  }
-  return best
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length]!
-}
-
 /**
  * Every check on a raw config, each failure one `SettingError` line naming the setting, what it allows and
  * the value: unknown keys, each reaction field against its schema field, then the detector thresholds
@@ -124,7 +101,7 @@ function editDistance(a: string, b: string): number {
  */
 function checkSettings(raw: unknown): void {
   if (raw === undefined || raw === null) return
-  if (typeof raw !== 'object' || Array.isArray(raw)) failSetting('config', 'a mapping of settings', raw)
+  if (!isMapping(raw)) failSetting('config', 'a mapping of settings', raw)
   const detectorPart: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(raw)) {
     // An empty value in YAML (`maxFires:`) is null: the setting keeps its default, as schemastery does.
@@ -139,7 +116,7 @@ function checkSettings(raw: unknown): void {
         failSetting(name, allowedBy(field), value)
       }
     } else {
-      const closest = closestSetting(name)
+      const closest = closestName(name, SETTING_NAMES)
       const hint = closest !== undefined ? `did you mean ${closest}?` : "the package's cordis.patch.yml lists every setting"
       throw new SettingError(`loop-breaker: ${name} is not a setting, ${hint} (got ${name}: ${shownValue(value)})`)
     }
@@ -147,25 +124,10 @@ function checkSettings(raw: unknown): void {
   resolveDetectorConfig(detectorPart as Partial<DetectorConfig>)
 }
 
-/**
- * Runs `checkSettings` inside the schema, first: a mistake surfaces as a schemastery `ValidationError`
- * whose message is the one line (no path prefix: the line already names the setting), which Cordis turns
- * into a rejected config before anything restarts.
- */
-const settingsCheck = Schema.transform(Schema.any(), (raw: unknown) => {
-  try {
-    checkSettings(raw)
-  } catch (error) {
-    if (error instanceof SettingError) throw new Schema.ValidationError(error.message, {})
-    throw error
-  }
-  return undefined
-}, true)
-
 /** Every setting as a schema field (default, description, range): what docs and tests list. */
 export const ConfigFields = Schema.object({ ...DETECTOR_FIELDS, ...REACTION_FIELDS })
 
-export const Config: Schema<Config> = Schema.intersect([settingsCheck, ConfigFields]).default({}) as unknown as Schema<Config>
+export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkSettings, SettingError)
 
 /** Validate through the schema and fill defaults; throws the schema's one-line `ValidationError`. */
 export function resolveConfig(config: Config = {}): ResolvedConfig {
