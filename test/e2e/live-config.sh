@@ -8,7 +8,9 @@
 #      the loop-breaker row must stay active with the previous config (the probe sees the loader hand
 #      the row the bad config, and the row keep running on the good one);
 #   3. fix the patch: the row restarts with the new config;
-#   4. stop the server and start it with the bad patch: at startup DSH exits 1 whatever a plugin does
+#   4. the same for the retry-coordinator row (inserted by the same patch, as the package's retry.patch.yml
+#      does): a mistake in its budgets is rejected, the row keeps its previous budgets, the fix applies;
+#   5. stop the server and start it with the bad patch: at startup DSH exits 1 whatever a plugin does
 #      (dsh-app-boot's assertEntriesActivated); the output carries the plugin's one line.
 # Usage: live-config.sh <tarball from npm pack> <empty work directory>. Needs what test/e2e/run.sh sets up:
 # `dsh` (rc.8) and pnpm on PATH, DSH_HOME, DSH_TELEMETRY_DISABLED=1, Node >= 22.15. run.sh calls it last.
@@ -48,8 +50,9 @@ say "dsh plugin --profile $PROFILE add $(basename "$tarball")"
 dsh plugin --profile "$PROFILE" add "$tarball" >"$work/plugin-add.out" 2>&1 || { cat "$work/plugin-add.out"; fail "dsh plugin add failed"; }
 patch_file="$DSH_HOME/profiles/$PROFILE/cordis.patch.yml"
 
-# rc.8 needs the hmr row enabled for the user patch-layer watcher (see run.sh); the probe reports the row.
+# rc.8 needs the hmr row enabled for the user patch-layer watcher (see run.sh); one probe reports each row.
 probe="$work/probe.json"
+retry_probe="$work/probe-retry.json"
 overlay="$work/probe.patch.yml"
 cat >"$overlay" <<EOF
 - id: hmr
@@ -60,28 +63,41 @@ cat >"$overlay" <<EOF
       config:
         row: loop-breaker
         file: $probe
+    - id: e2e-config-probe-retry
+      name: $e2e/config-probe.mjs
+      config:
+        row: retry-coordinator
+        file: $retry_probe
 EOF
 
+# write_patch <loop-breaker config lines...>: the profile's patch: the loop-breaker row's config, and the
+# retry coordinator inserted as the package's retry.patch.yml does, with the budgets in $retry_budgets (a
+# YAML flow mapping). Overlays given with --patch are read once at startup; this file is watched.
+retry_budgets='{ server: { maxRetries: 2 } }'
 write_patch() {
   printf -- '- id: loop-breaker\n  config:\n' >"$patch_file"
   printf '    %s\n' "$@" >>"$patch_file"
-  say "wrote $patch_file: $(tail -n +3 "$patch_file" | tr -s ' \n' ' ')"
+  printf -- '- id: llm-retry\n  disabled: true\n- insert:\n    - id: retry-coordinator\n      name: dsh-loop-breaker/retry\n      config:\n        budgets: %s\n' \
+    "$retry_budgets" >>"$patch_file"
+  say "wrote $patch_file: loop-breaker $* / retry-coordinator budgets $retry_budgets"
 }
 
-# probe '<JS condition on p = the probe's JSON>': true when the probe's latest snapshot satisfies it.
+# probe '<JS condition on p = a probe's JSON>' [probe file]: true when its latest snapshot satisfies it.
 probe() {
   node -e '
     const fs = require("node:fs")
     let p
     try { p = JSON.parse(fs.readFileSync(process.argv[1], "utf8")) } catch { process.exit(1) }
-    process.exit(new Function("p", "return " + process.argv[2])(p) ? 0 : 1)
-  ' "$probe" "$1"
+    let holds = false
+    try { holds = new Function("p", "return " + process.argv[2])(p) } catch {}
+    process.exit(holds ? 0 : 1)
+  ' "${2:-$probe}" "$1"
 }
 wait_for() {
-  local what=$1 timeout=$2 condition=$3 deadline=$((SECONDS + $2))
-  until probe "$condition"; do
+  local what=$1 timeout=$2 condition=$3 file=${4:-$probe} deadline=$((SECONDS + $2))
+  until probe "$condition" "$file"; do
     [ -z "$server_pid" ] || kill -0 "$server_pid" 2>/dev/null || fail "the server exited while waiting for: $what"
-    [ "$SECONDS" -lt "$deadline" ] || fail "not within ${timeout}s: $what (probe: $(cat "$probe" 2>/dev/null))"
+    [ "$SECONDS" -lt "$deadline" ] || fail "not within ${timeout}s: $what (probe: $(cat "$file" 2>/dev/null))"
     sleep 0.2
   done
 }
@@ -89,10 +105,10 @@ http_ok() {
   node -e 'fetch(process.argv[1]).then((r) => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))' "$url"
 }
 assert_running_with() {
-  local condition=$1
+  local condition=$1 file=${2:-$probe}
   kill -0 "$server_pid" 2>/dev/null || fail "the server (pid $server_pid) is gone"
-  probe "p.pid === $server_pid && p.state === 'active' && $condition" ||
-    fail "the loop-breaker row is not active with the previous config: $(cat "$probe")"
+  probe "p.pid === $server_pid && p.state === 'active' && $condition" "$file" ||
+    fail "the row is not active with the expected config: $(cat "$file")"
   http_ok || fail "the server stopped answering $url"
 }
 
@@ -137,9 +153,25 @@ wait_for "the row restarted with the fixed config" "$EDIT_TIMEOUT_SECONDS" \
   "p.state === 'active' && p.config.textCycleMinSpan === 384 && p.config.maxFires === 4"
 assert_running_with "p.config.textCycleMinSpan === 384"
 say "fixed patch applied: $(cat "$probe")"
+
+# ── 4. the retry-coordinator row: a mistake in its budgets is rejected the same way ─────────────────
+wait_for "the retry-coordinator row active with maxRetries 2" "$EDIT_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.budgets.server.maxRetries === 2" "$retry_probe"
+retry_budgets='{ server: { maxRetries: -1 } }'
+write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+wait_for "the loader to hand the retry row maxRetries -1" "$EDIT_TIMEOUT_SECONDS" "p.raw.budgets.server.maxRetries === -1" "$retry_probe"
+sleep 1
+assert_running_with "p.config.budgets.server.maxRetries === 2" "$retry_probe"
+assert_running_with "p.config.textCycleMinSpan === 384"
+say "still up, the retry-coordinator row active with its previous budgets"
+retry_budgets='{ server: { maxRetries: 4 } }'
+write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+wait_for "the retry row restarted with maxRetries 4" "$EDIT_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.budgets.server.maxRetries === 4" "$retry_probe"
+say "fixed budgets applied: $(cat "$retry_probe")"
 stop_server
 
-# ── 4. at startup a bad value stops dsh (DSH's choice); the plugin's line is in what it prints ───────
+# ── 5. at startup a bad value stops dsh (DSH's choice); the plugin's line is in what it prints ───────
 write_patch 'maxFires: -1'
 status=0
 (cd "$work" && timeout "$UP_TIMEOUT_SECONDS" dsh --profile "$PROFILE" --patch "$overlay" --no-open --host 127.0.0.1 --port 0) \
