@@ -12,8 +12,8 @@
 #      does): a mistake in its budgets is rejected, the row keeps its previous budgets, the fix applies;
 #   5. stop the server and start it with the bad patch: at startup DSH exits 1 whatever a plugin does
 #      (dsh-app-boot's assertEntriesActivated); the output carries the plugin's one line.
-# Usage: live-config.sh <tarball from npm pack> <empty work directory>. Needs what test/e2e/run.sh sets up:
-# `dsh` (rc.8) and pnpm on PATH, DSH_HOME, DSH_TELEMETRY_DISABLED=1, Node >= 22.15. run.sh calls it last.
+# Usage: live-config.sh <tarball from npm pack> <empty work directory>; the DSH home is <work>/home. Needs
+# what test/e2e/run.sh sets up: `dsh` (rc.8) and pnpm on PATH, DSH_TELEMETRY_DISABLED=1, Node >= 22.15.
 set -Eeuo pipefail
 
 tarball=$1
@@ -46,6 +46,7 @@ stop_server() {
 trap stop_server EXIT
 
 mkdir -p "$work"
+export DSH_HOME="$work/home"
 say "dsh plugin --profile $PROFILE add $(basename "$tarball")"
 dsh plugin --profile "$PROFILE" add "$tarball" >"$work/plugin-add.out" 2>&1 || { cat "$work/plugin-add.out"; fail "dsh plugin add failed"; }
 patch_file="$DSH_HOME/profiles/$PROFILE/cordis.patch.yml"
