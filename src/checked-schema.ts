@@ -53,3 +53,29 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!
 }
+
+/**
+ * Says on stderr (through `write`) that a live edit of the plugin's row was rejected and the plugin runs on
+ * with its previous settings. DSH's loader logs the schema's `ValidationError` with `logger.error`
+ * (cordis-plugin-loader, `EntryGroup.update`), and rc.8 prints no log line anywhere (see
+ * ./plugin/visible-log.ts), so without this the edit fails silently. Registered from `apply`, it lives
+ * exactly while the plugin runs: a rejection at startup, where DSH itself prints the error, passes no one.
+ */
+export function sayRejectedEdits(
+  ctx: { logger: { exporter(exporter: object): unknown } },
+  plugin: string,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): void {
+  const marker = `  - ${plugin}: `
+  ctx.logger.exporter({
+    // Cordis levels: error is 0, so this exporter sees every logger's errors and nothing else.
+    levels: { default: 0 },
+    export: (message: { args: unknown[] }) => {
+      const [error] = message.args
+      if (!(error instanceof Error) || error.name !== 'ValidationError') return
+      for (const line of error.message.split('\n')) {
+        if (line.startsWith(marker)) write(`${line.slice(4)}; the edit is not applied, ${plugin} keeps running with its previous settings`)
+      }
+    },
+  })
+}

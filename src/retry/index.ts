@@ -7,7 +7,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
-import { checkedSchema, closestName, isMapping } from '../checked-schema.ts'
+import { checkedSchema, closestName, isMapping, sayRejectedEdits } from '../checked-schema.ts'
 import { BudgetError, BudgetPatchSchema, PLUGIN_NAME, resolveBudgets } from './budgets.ts'
 import type { BudgetPatch } from './budgets.ts'
 import type { RetryableKind } from './classify.ts'
@@ -63,6 +63,7 @@ export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkC
 
 export function apply(ctx: Context, config: Config = {}): void {
   const budgets = resolveBudgets(config.budgets, config.providers as Record<string, Record<string, unknown>> | undefined)
+  sayRejectedEdits(ctx as any, PLUGIN_NAME)
   const lifetime = new AbortController()
   const active = new Set<Promise<unknown>>()
   // Prepended so the coordinator sees a failure before any other recovery listener: it is the one

@@ -4,9 +4,10 @@
 #   1. add the packed package to the web profile and start the server on 127.0.0.1 (OS-chosen port) with
 #      a good loop-breaker config in the profile's cordis.patch.yml, plus a probe plugin
 #      (test/e2e/config-probe.mjs) that writes the row's fiber state and config to a JSON file;
-#   2. edit the patch live to each kind of mistake: the server must stay up and keep answering HTTP, and
-#      the loop-breaker row must stay active with the previous config (the probe sees the loader hand
-#      the row the bad config, and the row keep running on the good one);
+#   2. edit the patch live to each kind of mistake: the server must stay up and keep answering HTTP, the
+#      loop-breaker row must stay active with the previous config (the probe sees the loader hand the row
+#      the bad config, and the row keep running on the good one), and the server's stderr must carry the
+#      plugin's one line saying so;
 #   3. fix the patch: the row restarts with the new config;
 #   4. the same for the retry-coordinator row (inserted by the same patch, as the package's retry.patch.yml
 #      does): a mistake in its budgets is rejected, the row keeps its previous budgets, the fix applies;
@@ -132,20 +133,31 @@ say "up: pid $server_pid at $url; probe: $(cat "$probe")"
 
 # ── 2. live edits with a mistake: rejected, the running row keeps its config ────────────────────────
 previous="p.config.textCycleMinSpan === 512 && p.config.maxFires === 5"
-# Each mistake as a patch line, and how the probe sees the loader hand it to the row.
+kept="; the edit is not applied, loop-breaker keeps running with its previous settings"
+# Each mistake: the patch line | how the probe sees the loader hand it to the row | the line on stderr.
 mistakes=(
-  'maxFires: -1|p.raw.maxFires === -1'
-  'textCycleMinSpn: 384|p.raw.textCycleMinSpn === 384'
-  'escalate: explode|p.raw.escalate === "explode"'
-  'trimHistory: yes please|p.raw.trimHistory === "yes please"'
-  'tokenPeriodMinDistinct: 40|p.raw.tokenPeriodMinDistinct === 40'
+  "maxFires: -1|p.raw.maxFires === -1|loop-breaker: maxFires must be an integer >= 1 (got -1)$kept"
+  "textCycleMinSpn: 384|p.raw.textCycleMinSpn === 384|loop-breaker: textCycleMinSpn is not a setting, did you mean textCycleMinSpan? (got textCycleMinSpn: 384)$kept"
+  "escalate: explode|p.raw.escalate === 'explode'|loop-breaker: escalate must be 'warn', 'steer' or 'cancel' (got \"explode\")$kept"
+  "trimHistory: yes please|p.raw.trimHistory === 'yes please'|loop-breaker: trimHistory must be true or false (got \"yes please\")$kept"
+  "tokenPeriodMinDistinct: 40|p.raw.tokenPeriodMinDistinct === 40|loop-breaker: tokenPeriodMinDistinct must be at most tokenPeriodMaxBlock (32) (got 40)$kept"
 )
+# expect_said <line>: the server printed exactly this line (within a few seconds of the edit).
+expect_said() {
+  local deadline=$((SECONDS + EDIT_TIMEOUT_SECONDS))
+  until grep -qxF -- "$1" "$work/server.out"; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "the server did not print: $1"
+    sleep 0.2
+  done
+}
 for mistake in "${mistakes[@]}"; do
-  write_patch "${mistake%%|*}"
-  wait_for "the loader to hand the row '${mistake%%|*}'" "$EDIT_TIMEOUT_SECONDS" "${mistake#*|}"
+  IFS='|' read -r line condition said <<<"$mistake"
+  write_patch "$line"
+  wait_for "the loader to hand the row '$line'" "$EDIT_TIMEOUT_SECONDS" "$condition"
   sleep 1 # what a restart would take; the row must still be the same fiber, active, on its config
   assert_running_with "$previous"
-  say "still up, row active with the previous config after '${mistake%%|*}'"
+  expect_said "$said"
+  say "still up, row active with the previous config after '$line'; stderr: $said"
 done
 
 # ── 3. the fix applies ──────────────────────────────────────────────────────────────────────────────
@@ -164,6 +176,7 @@ wait_for "the loader to hand the retry row maxRetries -1" "$EDIT_TIMEOUT_SECONDS
 sleep 1
 assert_running_with "p.config.budgets.server.maxRetries === 2" "$retry_probe"
 assert_running_with "p.config.textCycleMinSpan === 384"
+expect_said "retry-coordinator: budgets.server.maxRetries must be a non-negative integer (got -1); the edit is not applied, retry-coordinator keeps running with its previous settings"
 say "still up, the retry-coordinator row active with its previous budgets"
 retry_budgets='{ server: { maxRetries: 4 } }'
 write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
