@@ -199,10 +199,23 @@ export const DEFAULT_CONFIG: DetectorConfig = Object.freeze(
   Object.fromEntries(SETTING_NAMES.map((name) => [name, DETECTOR_SETTINGS[name].default])) as DetectorConfig,
 )
 
+/**
+ * A setting's value is not allowed: one line naming the field, what it must be and the value given. Its
+ * own class so the plugin's config schema can tell a user's mistake from a bug and report it as a
+ * validation failure (see docs/config.md#when-a-setting-is-wrong).
+ */
+export class SettingError extends Error {
+  override name = 'SettingError'
+}
+
+/** How a value given for a setting is quoted in an error (a string keeps its quotes, a list its brackets). */
+export function shownValue(value: unknown): string {
+  return typeof value === 'string' || (typeof value === 'object' && value !== null) ? JSON.stringify(value) : String(value)
+}
+
 /** The one shape of a configuration error, shared with the plugin's reaction settings. */
 export function failSetting(field: string, requirement: string, value: unknown): never {
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value)
-  throw new Error(`loop-breaker: ${field} must be ${requirement} (got ${shown})`)
+  throw new SettingError(`loop-breaker: ${field} must be ${requirement} (got ${shownValue(value)})`)
 }
 
 /** Fills defaults and validates; throws `loop-breaker: <field> must be ... (got <value>)`. */

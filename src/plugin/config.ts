@@ -1,12 +1,14 @@
 /**
- * The plugin's configuration: every detector threshold (built by iterating the detector's
- * `DETECTOR_SETTINGS`, so defaults and descriptions have one source) plus the reaction settings, and the
- * load-time validation that fails loud with the field and the value.
+ * The plugin's configuration schema: every detector threshold (built by iterating the detector's
+ * `DETECTOR_SETTINGS`, so defaults, descriptions and ranges have one source) plus the reaction settings.
+ * Every constraint is checked inside the schema (see ../checked-schema.ts for why), and `resolveConfig`
+ * validates through it too, so the two never disagree.
  */
 import Schema from '@deepseek-ai/schemastery'
+import { checkedSchema, closestName, isMapping } from '../checked-schema.ts'
 import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
-import { failSetting } from '../detector/settings.ts'
-import type { DetectorConfig, DetectorSettingName } from '../detector/index.ts'
+import { SettingError, failSetting, shownValue } from '../detector/settings.ts'
+import type { DetectorConfig, DetectorSetting, DetectorSettingName } from '../detector/index.ts'
 import type { EscalateMode, EscalationSettings } from './escalation.ts'
 
 /**
@@ -44,72 +46,102 @@ export interface ResolvedConfig {
   journal: boolean
 }
 
-const REACTION_DEFAULTS = {
-  escalate: 'cancel',
-  maxBreaksPerTurn: 3,
-  maxFires: 6,
-  resumeAfterBreak: false,
-  trimHistory: true,
-  journal: true,
-} as const satisfies EscalationSettings & { trimHistory: boolean; journal: boolean }
-
 const ESCALATE_MODES: readonly EscalateMode[] = ['warn', 'steer', 'cancel']
 
-const detectorSchema = Object.fromEntries(
-  (Object.keys(DETECTOR_SETTINGS) as DetectorSettingName[]).map((name) => {
-    const setting = DETECTOR_SETTINGS[name]
-    return [name, Schema.number().default(setting.default).description(setting.description)]
-  }),
+/** A detector threshold as a schema field: default, description and range straight from its table row. */
+function detectorField(setting: DetectorSetting): Schema<number> {
+  let field = Schema.number().min(setting.min)
+  if (setting.max !== undefined) field = field.max(setting.max)
+  if (setting.integer) field = field.step(1)
+  return field.default(setting.default).description(setting.description)
+}
+
+const DETECTOR_FIELDS = Object.fromEntries(
+  (Object.keys(DETECTOR_SETTINGS) as DetectorSettingName[]).map((name) => [name, detectorField(DETECTOR_SETTINGS[name])]),
 ) as { [K in DetectorSettingName]: Schema<number> }
 
-export const Config: Schema<Config> = Schema.object({
-  ...detectorSchema,
+/** The reaction settings: each field carries its own constraint (enum, positive integer, boolean). */
+const REACTION_FIELDS = {
   escalate: Schema.union(ESCALATE_MODES.map((mode) => Schema.const(mode)))
-    .default(REACTION_DEFAULTS.escalate)
+    .default('cancel')
     .description("Strongest reaction: 'warn' (cut, notice with the next request), 'steer' (also continue the turn), 'cancel' (also cancel a persisting loop)."),
-  maxBreaksPerTurn: Schema.number().default(REACTION_DEFAULTS.maxBreaksPerTurn)
+  maxBreaksPerTurn: Schema.natural().min(1).default(3)
     .description('Consecutive findings in one user turn at which the turn is cancelled: the first reminds, the ones between re-plan, this one cancels.'),
-  maxFires: Schema.number().default(REACTION_DEFAULTS.maxFires)
+  maxFires: Schema.natural().min(1).default(6)
     .description('Reactions per user turn; the last one cancels without resuming, later findings are only recorded.'),
-  resumeAfterBreak: Schema.boolean().default(REACTION_DEFAULTS.resumeAfterBreak)
+  resumeAfterBreak: Schema.boolean().default(false)
     .description('After cancelling a turn, wait until the agent is idle and follow up with the notice.'),
-  trimHistory: Schema.boolean().default(REACTION_DEFAULTS.trimHistory)
+  trimHistory: Schema.boolean().default(true)
     .description('Replace the repeated tail of a cut block with a short marker in what the model reads next (the raw chunks stay in the log).'),
-  journal: Schema.boolean().default(REACTION_DEFAULTS.journal)
+  journal: Schema.boolean().default(true)
     .description('Record every reaction as a durable hook/result session event (DSH loads, resumes and forks such sessions).'),
-}) as Schema<Config>
-
-function positiveInteger(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) failSetting(field, 'an integer >= 1', value)
-  return value
 }
 
-function flag(field: string, value: unknown): boolean {
-  if (typeof value !== 'boolean') failSetting(field, 'true or false', value)
-  return value
-}
+type ReactionSettingName = keyof typeof REACTION_FIELDS
+const SETTING_NAMES: readonly string[] = [...Object.keys(DETECTOR_FIELDS), ...Object.keys(REACTION_FIELDS)]
 
-/** Fill defaults and validate; throws `loop-breaker: <field> must be ... (got <value>)`. */
-export function resolveConfig(config: Config = {}): ResolvedConfig {
-  const detectorPart: Record<string, unknown> = {}
-  const reactionPart: Record<string, unknown> = {}
-  for (const [field, value] of Object.entries(config)) {
-    if (value === undefined) continue
-    if (Object.hasOwn(DETECTOR_SETTINGS, field)) detectorPart[field] = value
-    else if (Object.hasOwn(REACTION_DEFAULTS, field)) reactionPart[field] = value
-    else failSetting(field, `a known setting (a detector threshold or ${Object.keys(REACTION_DEFAULTS).join(', ')})`, field)
+/** What a reaction field allows, in words, read from the field's own schema (so the two cannot disagree). */
+function allowedBy(field: Schema): string {
+  if (field.type === 'boolean') return 'true or false'
+  if (field.type === 'union') {
+    const modes = field.list!.map((mode) => `'${String(mode.value)}'`)
+    return `${modes.slice(0, -1).join(', ')} or ${modes.at(-1)}`
   }
-  const reaction = { ...REACTION_DEFAULTS, ...reactionPart }
-  if (!ESCALATE_MODES.includes(reaction.escalate as EscalateMode)) failSetting('escalate', "'warn', 'steer' or 'cancel'", reaction.escalate)
+  const { min, max, step } = field.meta
+  const kind = step === 1 ? 'an integer' : 'a number'
+  if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`
+  if (min !== undefined) return `${kind} >= ${min}`
+  return max !== undefined ? `${kind} <= ${max}` : kind
+}
+
+/**
+ * Every check on a raw config, each failure one `SettingError` line naming the setting, what it allows and
+ * the value: unknown keys, each reaction field against its schema field, then the detector thresholds
+ * (ranges from the table, and the combinations under which a rule could never trip).
+ */
+function checkSettings(raw: unknown): void {
+  if (raw === undefined || raw === null) return
+  if (!isMapping(raw)) failSetting('config', 'a mapping of settings', raw)
+  const detectorPart: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    // An empty value in YAML (`maxFires:`) is null: the setting keeps its default, as schemastery does.
+    if (value === undefined || value === null) continue
+    if (Object.hasOwn(DETECTOR_FIELDS, name)) {
+      detectorPart[name] = value
+    } else if (Object.hasOwn(REACTION_FIELDS, name)) {
+      const field: Schema = REACTION_FIELDS[name as ReactionSettingName]
+      try {
+        Schema.resolve(value, field, {})
+      } catch {
+        failSetting(name, allowedBy(field), value)
+      }
+    } else {
+      const closest = closestName(name, SETTING_NAMES)
+      const hint = closest !== undefined ? `did you mean ${closest}?` : "the package's cordis.patch.yml lists every setting"
+      throw new SettingError(`loop-breaker: ${name} is not a setting, ${hint} (got ${name}: ${shownValue(value)})`)
+    }
+  }
+  resolveDetectorConfig(detectorPart as Partial<DetectorConfig>)
+}
+
+/** Every setting as a schema field (default, description, range): what docs and tests list. */
+export const ConfigFields = Schema.object({ ...DETECTOR_FIELDS, ...REACTION_FIELDS })
+
+export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkSettings, SettingError)
+
+/** Validate through the schema and fill defaults; throws the schema's one-line `ValidationError`. */
+export function resolveConfig(config: Config = {}): ResolvedConfig {
+  const valid = Config(config) as Required<Config>
+  const detector = Object.fromEntries(Object.keys(DETECTOR_FIELDS).map((name) => [name, valid[name as DetectorSettingName]]))
   return {
-    detector: resolveDetectorConfig(detectorPart as Partial<DetectorConfig>),
+    detector: resolveDetectorConfig(detector as DetectorConfig),
     escalation: {
-      escalate: reaction.escalate as EscalateMode,
-      maxBreaksPerTurn: positiveInteger('maxBreaksPerTurn', reaction.maxBreaksPerTurn),
-      maxFires: positiveInteger('maxFires', reaction.maxFires),
-      resumeAfterBreak: flag('resumeAfterBreak', reaction.resumeAfterBreak),
+      escalate: valid.escalate,
+      maxBreaksPerTurn: valid.maxBreaksPerTurn,
+      maxFires: valid.maxFires,
+      resumeAfterBreak: valid.resumeAfterBreak,
     },
-    trimHistory: flag('trimHistory', reaction.trimHistory),
-    journal: flag('journal', reaction.journal),
+    trimHistory: valid.trimHistory,
+    journal: valid.journal,
   }
 }

@@ -22,6 +22,7 @@ import type { CallDetector, CompletedCall, TripDecision } from './guard-stream.t
 import { chosenLocale, createNotice, localeOfText, reactionLine, resolveLocale, resumeLine, trimMarker } from './messages.ts'
 import type { Finding, Locale } from './messages.ts'
 import { journalEvent } from '../journal.ts'
+import { sayRejectedEdits } from '../checked-schema.ts'
 import { LOGGER_NAME, exportOwnLogLines } from './visible-log.ts'
 import type { LineWriter } from './visible-log.ts'
 import type { JournalRecordKind } from '../journal.ts'
@@ -41,7 +42,7 @@ export const CANCEL_CAUSE = Object.freeze({ kind: 'hook', reason: 'repetition-lo
 
 /**
  * Non-serializable hooks for tests (as `dsh-llm-retry` takes them): replace how a call's detector is made,
- * and where the visible log lines go (stderr otherwise).
+ * and where the visible lines go (stderr otherwise): the log lines and a rejected live edit's line.
  */
 export interface LoopBreakerInternals {
   createDetector?: (config: DetectorConfig) => CallDetector
@@ -72,6 +73,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   const createDetector = internals.createDetector ?? ((detector: DetectorConfig) => new StreamDetector(detector))
   const logger = (ctx as any).logger(LOGGER_NAME)
   exportOwnLogLines(ctx as any, internals.writeLine)
+  sayRejectedEdits(ctx as any, name, internals.writeLine)
   const states = new WeakMap<object, AgentState>()
   let disposed = false
   ;(ctx as any).effect(() => () => {

@@ -7,6 +7,7 @@
  * repeats a paid call, so few tries.
  */
 import Schema from '@deepseek-ai/schemastery'
+import { isMapping } from '../checked-schema.ts'
 import { RETRYABLE_KINDS } from './classify.ts'
 import type { RetryableKind } from './classify.ts'
 
@@ -55,8 +56,13 @@ export const BudgetPatchSchema: Schema<BudgetPatch> = Schema.object({
   maxServerDelayMs: Schema.number().description('Longest server-requested wait accepted (bounded mode).'),
 })
 
+/** A budget setting is not allowed: one line naming the path, the rule and the value given. */
+export class BudgetError extends Error {
+  override name = 'BudgetError'
+}
+
 function fail(path: string, rule: string, value: unknown): never {
-  throw new Error(`${PLUGIN_NAME}: ${path} ${rule} (got ${JSON.stringify(value)})`)
+  throw new BudgetError(`${PLUGIN_NAME}: ${path} ${rule} (got ${JSON.stringify(value)})`)
 }
 
 const FIELD_RULES: Record<keyof Budget, (value: unknown) => string | undefined> = {
@@ -70,8 +76,10 @@ const FIELD_RULES: Record<keyof Budget, (value: unknown) => string | undefined> 
 }
 
 function checkPatches(patches: Record<string, unknown> | undefined, path: string): Partial<Record<RetryableKind, BudgetPatch>> {
+  if (patches !== undefined && patches !== null && !isMapping(patches)) fail(path, 'must be a mapping of retryable kinds', patches)
   for (const [kind, patch] of Object.entries(patches ?? {})) {
     if (!(RETRYABLE_KINDS as readonly string[]).includes(kind)) fail(`${path}`, `has no retryable kind "${kind}" (kinds: ${RETRYABLE_KINDS.join(', ')})`, kind)
+    if (patch !== undefined && patch !== null && !isMapping(patch)) fail(`${path}.${kind}`, 'must be a mapping of budget fields', patch)
     for (const [field, value] of Object.entries((patch ?? {}) as Record<string, unknown>)) {
       const rule = FIELD_RULES[field as keyof Budget]
       if (rule === undefined) fail(`${path}.${kind}`, `has no field "${field}"`, field)
@@ -103,6 +111,7 @@ export function resolveBudgets(
 ): BudgetTable {
   const global = merge(DEFAULT_BUDGETS as Budgets, checkPatches(budgets, 'budgets'), 'budgets')
   const perProvider = new Map<string, Budgets>()
+  if (providers !== undefined && providers !== null && !isMapping(providers)) fail('providers', 'must be a mapping of provider routes', providers)
   for (const [provider, patches] of Object.entries(providers ?? {})) {
     perProvider.set(provider, merge(global, checkPatches(patches, `providers.${provider}`), `providers.${provider}`))
   }

@@ -7,7 +7,8 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
-import { BudgetPatchSchema, PLUGIN_NAME, resolveBudgets } from './budgets.ts'
+import { checkedSchema, closestName, isMapping, sayRejectedEdits } from '../checked-schema.ts'
+import { BudgetError, BudgetPatchSchema, PLUGIN_NAME, resolveBudgets } from './budgets.ts'
 import type { BudgetPatch } from './budgets.ts'
 import type { RetryableKind } from './classify.ts'
 import { recoverRequestError } from './coordinator.ts'
@@ -41,13 +42,28 @@ export interface Config {
   providers?: Record<string, Partial<Record<RetryableKind, BudgetPatch>>>
 }
 
-export const Config: Schema<Config> = Schema.object({
+const ConfigFields = Schema.object({
   budgets: Schema.dict(BudgetPatchSchema).default({}).description('Budget overrides per retryable kind.'),
   providers: Schema.dict(Schema.dict(BudgetPatchSchema)).default({}).description('Budget overrides per provider, then per kind.'),
-}) as Schema<Config>
+})
+
+/** Every check of the budgets, run inside the schema (see ../checked-schema.ts), by the same code `apply` resolves them with. */
+function checkConfig(raw: unknown): void {
+  if (raw === undefined || raw === null) return
+  if (!isMapping(raw)) throw new BudgetError(`${PLUGIN_NAME}: config must be a mapping with budgets and providers (got ${JSON.stringify(raw)})`)
+  for (const key of Object.keys(raw)) {
+    if (Object.hasOwn(ConfigFields.dict!, key)) continue
+    const closest = closestName(key, Object.keys(ConfigFields.dict!))
+    throw new BudgetError(`${PLUGIN_NAME}: ${key} is not a setting, ${closest !== undefined ? `did you mean ${closest}?` : 'the settings are budgets and providers'} (got ${key}: ${JSON.stringify(raw[key])})`)
+  }
+  resolveBudgets(raw.budgets as Record<string, unknown> | undefined, raw.providers as Record<string, Record<string, unknown>> | undefined)
+}
+
+export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkConfig, BudgetError)
 
 export function apply(ctx: Context, config: Config = {}): void {
   const budgets = resolveBudgets(config.budgets, config.providers as Record<string, Record<string, unknown>> | undefined)
+  sayRejectedEdits(ctx as any, PLUGIN_NAME)
   const lifetime = new AbortController()
   const active = new Set<Promise<unknown>>()
   // Prepended so the coordinator sees a failure before any other recovery listener: it is the one

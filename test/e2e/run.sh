@@ -364,3 +364,7 @@ run node "$defaults_installed/tools/repair-session.mjs" --force "$legacy_dir/ses
 run node "$e2e/web-session.mjs" "$web_url" "$legacy_id" --expect usable
 stop_web
 export DSH_HOME=$tuned_home
+
+# ── 13. a mistake in a live edit leaves a running dsh up ────────────────────────────────────────────
+step "13. live edit: mistakes in the web profile's patch leave a running dsh web up on its previous config"
+run bash "$e2e/live-config.sh" "$tarball" "$work/live-config"

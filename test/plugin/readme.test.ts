@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
 import { DETECTOR_SETTINGS } from '../../src/detector/index.ts'
-import { Config, noticeText } from '../../src/plugin/index.ts'
+import { noticeText } from '../../src/plugin/index.ts'
+import { ConfigFields } from '../../src/plugin/config.ts'
 import type { Finding, Tone } from '../../src/plugin/index.ts'
 
 /** The Config table rows as the docs must show them: field, default, description, from the schema. */
 function configRows(): Array<{ field: string; value: string; description: string; detector: boolean }> {
-  return Object.entries((Config as any).dict as Record<string, any>).map(([field, schema]) => {
+  return Object.entries((ConfigFields as any).dict as Record<string, any>).map(([field, schema]) => {
     const value = schema.meta.default
     return {
       field,

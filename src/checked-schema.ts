@@ -1,0 +1,81 @@
+/**
+ * A plugin config schema that holds every constraint, for both DSH plugins of this package. Cordis
+ * validates a row's config against the plugin's schema before it starts the plugin and before it
+ * restarts it on a live edit, and a schema failure leaves the running plugin on its previous config; a
+ * check inside `apply` only runs during the restart, where an error takes the whole `dsh` process down
+ * (docs/config.md#when-a-setting-is-wrong). So each plugin's own check runs here, inside the schema.
+ */
+import Schema from '@deepseek-ai/schemastery'
+
+/**
+ * `fields` (defaults, descriptions, ranges, for docs and form UIs) behind `check`, which runs first on the
+ * raw config and throws a `mistake` error, one line naming the plugin, the setting, what it allows and the
+ * value given. That line becomes the schemastery `ValidationError` message as is (no path prefix: the
+ * line already names the setting), which Cordis prints under its `invalid config:` header.
+ */
+export function checkedSchema<T>(fields: Schema, check: (raw: unknown) => void, mistake: abstract new (...args: any[]) => Error): Schema<T> {
+  const checkFirst = Schema.transform(Schema.any(), (raw: unknown) => {
+    try {
+      check(raw)
+    } catch (error) {
+      if (error instanceof mistake) throw new Schema.ValidationError(error.message, {})
+      throw error
+    }
+    return undefined
+  }, true)
+  return Schema.intersect([checkFirst, fields]).default({}) as unknown as Schema<T>
+}
+
+/** A config value that is a YAML mapping (not a list, not a scalar). */
+export function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The known name closest to a mistyped one (edit distance, case-insensitive), if one is close enough. */
+export function closestName(name: string, known: Iterable<string>): string | undefined {
+  let best: string | undefined
+  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1
+  for (const candidate of known) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase())
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance]
+  }
+  return best
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+/**
+ * Says on stderr (through `write`) that a live edit of the plugin's row was rejected and the plugin runs on
+ * with its previous settings. DSH's loader logs the schema's `ValidationError` with `logger.error`
+ * (cordis-plugin-loader, `EntryGroup.update`), and rc.8 prints no log line anywhere (see
+ * ./plugin/visible-log.ts), so without this the edit fails silently. Registered from `apply`, it lives
+ * exactly while the plugin runs: a rejection at startup, where DSH itself prints the error, passes no one.
+ */
+export function sayRejectedEdits(
+  ctx: { logger: { exporter(exporter: object): unknown } },
+  plugin: string,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): void {
+  const marker = `  - ${plugin}: `
+  ctx.logger.exporter({
+    // Cordis levels: error is 0, so this exporter sees every logger's errors and nothing else.
+    levels: { default: 0 },
+    export: (message: { args: unknown[] }) => {
+      const [error] = message.args
+      if (!(error instanceof Error) || error.name !== 'ValidationError') return
+      for (const line of error.message.split('\n')) {
+        if (line.startsWith(marker)) write(`${line.slice(4)}; the edit is not applied, ${plugin} keeps running with its previous settings`)
+      }
+    },
+  })
+}

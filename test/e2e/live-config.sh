@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# A mistake in a live edit never takes a running DSH down (docs/config.md#when-a-setting-is-wrong), against
+# the real `dsh --profile web` server:
+#   1. add the packed package to the web profile and start the server on 127.0.0.1 (OS-chosen port) with
+#      a good loop-breaker config in the profile's cordis.patch.yml, plus a probe plugin
+#      (test/e2e/config-probe.mjs) that writes the row's fiber state and config to a JSON file;
+#   2. edit the patch live to each kind of mistake: the server must stay up and keep answering HTTP, the
+#      loop-breaker row must stay active with the previous config (the probe sees the loader hand the row
+#      the bad config, and the row keep running on the good one), and the server's stderr must carry the
+#      plugin's one line saying so;
+#   3. fix the patch: the row restarts with the new config;
+#   4. the same for the retry-coordinator row (inserted by the same patch, as the package's retry.patch.yml
+#      does): a mistake in its budgets is rejected, the row keeps its previous budgets, the fix applies;
+#   5. stop the server and start it with the bad patch: at startup DSH exits 1 whatever a plugin does
+#      (dsh-app-boot's assertEntriesActivated); the output carries the plugin's one line.
+# Usage: live-config.sh <tarball from npm pack> <empty work directory>; the DSH home is <work>/home. Needs
+# what test/e2e/run.sh sets up: `dsh` (rc.8) and pnpm on PATH, DSH_TELEMETRY_DISABLED=1, Node >= 22.15.
+set -Eeuo pipefail
+
+tarball=$1
+work=$2
+e2e=$(cd "$(dirname "$0")" && pwd)
+PROFILE=web
+# Generous: the server is up in a few seconds and a patch change is applied within about a second.
+UP_TIMEOUT_SECONDS=${UP_TIMEOUT_SECONDS:-90}
+EDIT_TIMEOUT_SECONDS=${EDIT_TIMEOUT_SECONDS:-30}
+
+say() { printf '[live-config %4ss] %s\n' "$SECONDS" "$*"; }
+fail() {
+  printf '\n[live-config] FAILED: %s\n' "$*" >&2
+  if [ -s "$work/server.out" ]; then
+    printf '[live-config] server output (last 40 lines):\n' >&2
+    tail -n 40 "$work/server.out" >&2
+  fi
+  exit 1
+}
+trap 'fail "command exited with $? at test/e2e/live-config.sh:$LINENO: $BASH_COMMAND"' ERR
+
+server_pid=''
+stop_server() {
+  if [ -n "$server_pid" ]; then
+    kill -TERM "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=''
+  fi
+}
+trap stop_server EXIT
+
+mkdir -p "$work"
+export DSH_HOME="$work/home"
+say "dsh plugin --profile $PROFILE add $(basename "$tarball")"
+dsh plugin --profile "$PROFILE" add "$tarball" >"$work/plugin-add.out" 2>&1 || { cat "$work/plugin-add.out"; fail "dsh plugin add failed"; }
+patch_file="$DSH_HOME/profiles/$PROFILE/cordis.patch.yml"
+
+# rc.8 needs the hmr row enabled for the user patch-layer watcher (see run.sh); one probe reports each row.
+probe="$work/probe.json"
+retry_probe="$work/probe-retry.json"
+overlay="$work/probe.patch.yml"
+cat >"$overlay" <<EOF
+- id: hmr
+  disabled: false
+- insert:
+    - id: e2e-config-probe
+      name: $e2e/config-probe.mjs
+      config:
+        row: loop-breaker
+        file: $probe
+    - id: e2e-config-probe-retry
+      name: $e2e/config-probe.mjs
+      config:
+        row: retry-coordinator
+        file: $retry_probe
+EOF
+
+# write_patch <loop-breaker config lines...>: the profile's patch: the loop-breaker row's config, and the
+# retry coordinator inserted as the package's retry.patch.yml does, with the budgets in $retry_budgets (a
+# YAML flow mapping). Overlays given with --patch are read once at startup; this file is watched.
+retry_budgets='{ server: { maxRetries: 2 } }'
+write_patch() {
+  printf -- '- id: loop-breaker\n  config:\n' >"$patch_file"
+  printf '    %s\n' "$@" >>"$patch_file"
+  printf -- '- id: llm-retry\n  disabled: true\n- insert:\n    - id: retry-coordinator\n      name: dsh-loop-breaker/retry\n      config:\n        budgets: %s\n' \
+    "$retry_budgets" >>"$patch_file"
+  say "wrote $patch_file: loop-breaker $* / retry-coordinator budgets $retry_budgets"
+}
+
+# probe '<JS condition on p = a probe's JSON>' [probe file]: true when its latest snapshot satisfies it.
+probe() {
+  node -e '
+    const fs = require("node:fs")
+    let p
+    try { p = JSON.parse(fs.readFileSync(process.argv[1], "utf8")) } catch { process.exit(1) }
+    let holds = false
+    try { holds = new Function("p", "return " + process.argv[2])(p) } catch {}
+    process.exit(holds ? 0 : 1)
+  ' "${2:-$probe}" "$1"
+}
+wait_for() {
+  local what=$1 timeout=$2 condition=$3 file=${4:-$probe} deadline=$((SECONDS + $2))
+  until probe "$condition" "$file"; do
+    [ -z "$server_pid" ] || kill -0 "$server_pid" 2>/dev/null || fail "the server exited while waiting for: $what"
+    [ "$SECONDS" -lt "$deadline" ] || fail "not within ${timeout}s: $what (probe: $(cat "$file" 2>/dev/null))"
+    sleep 0.2
+  done
+}
+http_ok() {
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))' "$url"
+}
+assert_running_with() {
+  local condition=$1 file=${2:-$probe}
+  kill -0 "$server_pid" 2>/dev/null || fail "the server (pid $server_pid) is gone"
+  probe "p.pid === $server_pid && p.state === 'active' && $condition" "$file" ||
+    fail "the row is not active with the expected config: $(cat "$file")"
+  http_ok || fail "the server stopped answering $url"
+}
+
+# ── 1. the server, up with a good config ────────────────────────────────────────────────────────────
+write_patch 'textCycleMinSpan: 512' 'maxFires: 5'
+say "starting: dsh --profile $PROFILE --patch $overlay --no-open --host 127.0.0.1 --port 0"
+(cd "$work" && exec dsh --profile "$PROFILE" --patch "$overlay" --no-open --host 127.0.0.1 --port 0) >"$work/server.out" 2>&1 &
+server_pid=$!
+deadline=$((SECONDS + UP_TIMEOUT_SECONDS))
+until grep -q '^dsh web: http://127.0.0.1:' "$work/server.out"; do
+  kill -0 "$server_pid" 2>/dev/null || fail "the server exited at startup"
+  [ "$SECONDS" -lt "$deadline" ] || fail "the server did not print its URL within ${UP_TIMEOUT_SECONDS}s"
+  sleep 0.2
+done
+url=$(sed -n 's/^dsh web: \(http:[^ ]*\).*/\1/p' "$work/server.out" | head -n 1)
+wait_for "the loop-breaker row active with the good config" "$UP_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.textCycleMinSpan === 512 && p.config.maxFires === 5"
+http_ok || fail "the server does not answer $url"
+say "up: pid $server_pid at $url; probe: $(cat "$probe")"
+
+# ── 2. live edits with a mistake: rejected, the running row keeps its config ────────────────────────
+previous="p.config.textCycleMinSpan === 512 && p.config.maxFires === 5"
+kept="; the edit is not applied, loop-breaker keeps running with its previous settings"
+# Each mistake: the patch line | how the probe sees the loader hand it to the row | the line on stderr.
+mistakes=(
+  "maxFires: -1|p.raw.maxFires === -1|loop-breaker: maxFires must be an integer >= 1 (got -1)$kept"
+  "textCycleMinSpn: 384|p.raw.textCycleMinSpn === 384|loop-breaker: textCycleMinSpn is not a setting, did you mean textCycleMinSpan? (got textCycleMinSpn: 384)$kept"
+  "escalate: explode|p.raw.escalate === 'explode'|loop-breaker: escalate must be 'warn', 'steer' or 'cancel' (got \"explode\")$kept"
+  "trimHistory: yes please|p.raw.trimHistory === 'yes please'|loop-breaker: trimHistory must be true or false (got \"yes please\")$kept"
+  "tokenPeriodMinDistinct: 40|p.raw.tokenPeriodMinDistinct === 40|loop-breaker: tokenPeriodMinDistinct must be at most tokenPeriodMaxBlock (32) (got 40)$kept"
+)
+# expect_said <line>: the server printed exactly this line (within a few seconds of the edit).
+expect_said() {
+  local deadline=$((SECONDS + EDIT_TIMEOUT_SECONDS))
+  until grep -qxF -- "$1" "$work/server.out"; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "the server did not print: $1"
+    sleep 0.2
+  done
+}
+for mistake in "${mistakes[@]}"; do
+  IFS='|' read -r line condition said <<<"$mistake"
+  write_patch "$line"
+  wait_for "the loader to hand the row '$line'" "$EDIT_TIMEOUT_SECONDS" "$condition"
+  sleep 1 # what a restart would take; the row must still be the same fiber, active, on its config
+  assert_running_with "$previous"
+  expect_said "$said"
+  say "still up, row active with the previous config after '$line'; stderr: $said"
+done
+
+# ── 3. the fix applies ──────────────────────────────────────────────────────────────────────────────
+write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+wait_for "the row restarted with the fixed config" "$EDIT_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.textCycleMinSpan === 384 && p.config.maxFires === 4"
+assert_running_with "p.config.textCycleMinSpan === 384"
+say "fixed patch applied: $(cat "$probe")"
+
+# ── 4. the retry-coordinator row: a mistake in its budgets is rejected the same way ─────────────────
+wait_for "the retry-coordinator row active with maxRetries 2" "$EDIT_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.budgets.server.maxRetries === 2" "$retry_probe"
+retry_budgets='{ server: { maxRetries: -1 } }'
+write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+wait_for "the loader to hand the retry row maxRetries -1" "$EDIT_TIMEOUT_SECONDS" "p.raw.budgets.server.maxRetries === -1" "$retry_probe"
+sleep 1
+assert_running_with "p.config.budgets.server.maxRetries === 2" "$retry_probe"
+assert_running_with "p.config.textCycleMinSpan === 384"
+expect_said "retry-coordinator: budgets.server.maxRetries must be a non-negative integer (got -1); the edit is not applied, retry-coordinator keeps running with its previous settings"
+say "still up, the retry-coordinator row active with its previous budgets"
+retry_budgets='{ server: { maxRetries: 4 } }'
+write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+wait_for "the retry row restarted with maxRetries 4" "$EDIT_TIMEOUT_SECONDS" \
+  "p.state === 'active' && p.config.budgets.server.maxRetries === 4" "$retry_probe"
+say "fixed budgets applied: $(cat "$retry_probe")"
+stop_server
+
+# ── 5. at startup a bad value stops dsh (DSH's choice); the plugin's line is in what it prints ───────
+write_patch 'maxFires: -1'
+status=0
+(cd "$work" && timeout "$UP_TIMEOUT_SECONDS" dsh --profile "$PROFILE" --patch "$overlay" --no-open --host 127.0.0.1 --port 0) \
+  >"$work/startup.out" 2>&1 || status=$?
+line='  - loop-breaker: maxFires must be an integer >= 1 (got -1)'
+[ "$status" = 1 ] || fail "dsh started with a bad value and exited with $status (expected 1)"
+at=$(grep -nxF -- "$line" "$work/startup.out" | head -n 1 | cut -d: -f1)
+[ -n "$at" ] || { cat "$work/startup.out"; fail "the startup output does not carry the line: $line"; }
+say "startup with the bad value: exit 1, the plugin's line is line $at of $(wc -l <"$work/startup.out"):"
+head -n "$((at))" "$work/startup.out" | tail -n 3
+printf -- '- id: loop-breaker\n  config: {}\n' >"$patch_file"
+say "live-config passed"
