@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineTool } from '@deepseek-ai/dsh-tools'
+import { ciStatusTool } from '../support/ci-status-tool.ts'
 import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createGuardedHost, eventsOf, lastMessageText, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
@@ -109,16 +110,7 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
       ['running, then done', ['{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"completed","conclusion":"success"}'], []],
       ['failed every time', Array(5).fill('{"status":"completed","conclusion":"failure"}'), [{ turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' }]],
     ] as const) {
-      let polls = 0
-      const ciStatus = defineTool({
-        name: 'ci_status',
-        description: 'The status of a CI run.',
-        parameters: { run: { type: 'number', required: true } },
-        output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text' as const, text: value }] },
-        async execute() {
-          return answers[Math.min(polls++, answers.length - 1)]!
-        },
-      })
+      const ciStatus = ciStatusTool(answers)
       const script: Script = (_options, call) => call < 5
         ? streamBlocks([
           { type: 'text', deltas: [call % 2 === 0 ? 'Checking CI again.' : 'Still waiting; one more look.'] },
@@ -127,10 +119,10 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
         : textAnswer('CI finished.')
       const host = await createGuardedHost(script)
       hosts.push(host)
-      ;(host.ctx as any).tools.register(ciStatus)
+      ;(host.ctx as any).tools.register(ciStatus.tool)
       const agent = host.createAgent()
       await host.ask(agent, 'wait for CI')
-      expect(polls, label).toBe(5)
+      expect(ciStatus.polls(), label).toBe(5)
       expect(eventsOf(agent, 'loop-breaker/stall'), label).toEqual(expected)
     }
   })

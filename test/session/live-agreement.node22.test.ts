@@ -8,10 +8,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { defineTool } from '@deepseek-ai/dsh-tools'
 import * as detector from '../../src/detector/index.ts'
 import * as plugin from '../../src/plugin/index.ts'
 import { analyzeFile, disagreement, readSession } from '../../src/session/index.ts'
+import { ciStatusTool } from '../support/ci-status-tool.ts'
 import type { SessionCall } from '../../src/session/index.ts'
 import { recordLoopSession, recordWorkSession } from './record-sessions.ts'
 import type { RecordedSession } from './record-sessions.ts'
@@ -106,17 +106,7 @@ describe('live plugin vs offline analyzer on real session logs', () => {
       ['ci-running', ['{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"completed"}'], []],
       ['ci-stuck', Array(5).fill('{"status":"completed","conclusion":"failure"}'), ['repeated-step']],
     ] as const) {
-      let polls = 0
-      const ciStatus = defineTool({
-        name: 'ci_status',
-        description: 'The status of a CI run.',
-        parameters: { run: { type: 'number', required: true } },
-        output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text' as const, text: value }] },
-        async execute() {
-          return answers[Math.min(polls++, answers.length - 1)]!
-        },
-      })
-      const session = await recordLoopSession(root, { after: [[plugin]], calls: [1, 2, 3, 4, 5].map(poll), tools: [ciStatus], id })
+      const session = await recordLoopSession(root, { after: [[plugin]], calls: [1, 2, 3, 4, 5].map(poll), tools: [ciStatusTool(answers).tool], id })
       const recorded = session.events.filter((event) => event.type === 'loop-breaker/stall')
       expect(recorded.map((event) => event.data.reason), id).toEqual(reasons)
       const analysis = await expectAgreement(session)
