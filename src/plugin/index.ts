@@ -28,7 +28,7 @@ import type { LineWriter } from './visible-log.ts'
 import type { JournalRecordKind } from '../journal.ts'
 import type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
 
-export { Config } from './config.ts'
+export { Config, ConfigFields } from './config.ts'
 export type { EscalateMode, Action } from './escalation.ts'
 export type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
 export { noticeText, trimMarker, localeOfText } from './messages.ts'
@@ -149,11 +149,13 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     let agent: any
     let state: AgentState
     let detector: CallDetector
+    let previousResults: unknown[]
     try {
       agent = (ctx as any).agents.get(options.sessionId)
       if (agent === undefined) return next()
       state = stateOf(agent)
       detector = createDetector(resolved.detector)
+      previousResults = trailingToolResults(options.messages)
     } catch (error) {
       failOpen(agent, error)
       return next()
@@ -163,7 +165,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       marker: (removedChars) => trimMarker(localeOf(state), removedChars),
       reasoningTailChars: resolved.detector.callJudgeWindowChars,
       onTrip: (trip) => onTrip(agent, state, trip),
-      onComplete: (call) => onComplete(agent, state, call),
+      onComplete: (call) => onComplete(agent, state, call, previousResults),
       onFailure: (error) => failOpen(agent, error),
     })
   })
@@ -186,10 +188,10 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }
   }
 
-  function onComplete(agent: any, state: AgentState, call: CompletedCall): (() => void) | undefined {
+  function onComplete(agent: any, state: AgentState, call: CompletedCall, previousResults: unknown[]): (() => void) | undefined {
     const hasOutput = call.text.trim() !== '' || call.toolCalls.length > 0
     const stall = state.callJudge.observe({ reasoning: call.reasoning, reasoningLength: call.reasoningLength, hasOutput })
-    const repeat = state.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls })
+    const repeat = state.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls, previousResults })
     const finding: Extract<Finding, { kind: 'stall' }> | undefined = stall !== undefined
       ? { kind: 'stall', judge: 'call', reason: stall }
       : repeat !== undefined ? { kind: 'stall', judge: 'step', reason: repeat } : undefined
@@ -244,4 +246,19 @@ function textOf(message: UserMessage): string {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * The tool-result messages after the request's last assistant message: what the model's previous step
+ * got back, for the StepJudge to tell a poll that moves (or says it is still running) from a stuck one.
+ * The session replay hands over the same messages, as logged (src/session/session-assembler.ts).
+ */
+function trailingToolResults(messages: ReadonlyArray<any>): unknown[] {
+  const results: unknown[] = []
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]
+    if (message?.role === 'assistant') break
+    if (message?.content?.[0]?.type === 'tool-result') results.push(message)
+  }
+  return results.reverse()
 }

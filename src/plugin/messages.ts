@@ -51,12 +51,14 @@ const STALL: Record<Locale, Record<StallReason | StepVerdict, string>> = {
     'repeated-material': 'Your reasoning restated the same material as your previous call.',
     'repeated-step': 'Your last steps repeated the same action.',
     'alternating-steps': 'Your last steps alternated between the same two actions.',
+    'step-cycle': 'Your last steps went round the same short cycle of actions again and again.',
   },
   zh: {
     'reasoning-only': '你最近几次调用只有思考，没有产生任何回复或工具调用。',
     'repeated-material': '你的思考在重复上一次调用已经写过的内容。',
     'repeated-step': '你最近几步一直在重复同样的操作。',
     'alternating-steps': '你最近几步在两个相同的操作之间来回切换。',
+    'step-cycle': '你最近几步在同一组操作之间反复循环。',
   },
 }
 
@@ -131,12 +133,14 @@ const STALL_LINE: Record<Locale, Record<StallReason | StepVerdict, string>> = {
     'repeated-material': 'reasoning that restates the previous call',
     'repeated-step': 'the same step repeated',
     'alternating-steps': 'two steps alternating',
+    'step-cycle': 'the same few steps going round in a cycle',
   },
   zh: {
     'reasoning-only': '连续的调用只有思考，没有回复也没有工具调用',
     'repeated-material': '思考在复述上一次调用的内容',
     'repeated-step': '同一步操作被重复',
     'alternating-steps': '两步操作来回交替',
+    'step-cycle': '同样的几步操作在循环往复',
   },
 }
 

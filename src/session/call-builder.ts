@@ -30,7 +30,7 @@ export class CallBuilder {
   /** Why part of this call may be missing (a skipped stretch of a damaged log). */
   damaged: string | undefined
 
-  constructor(readonly turn: number, readonly step: number, readonly attempt: number) {}
+  constructor(readonly turn: number, readonly step: number, readonly attempt: number, private readonly previousResults: unknown[]) {}
 
   /**
    * Applies one stream chunk. Returns false for a chunk type this reader does
@@ -91,6 +91,7 @@ export class CallBuilder {
       ...(this.damaged === undefined ? {} : { damaged: this.damaged }),
       trimmed: this.trimmed,
       notices: this.notices,
+      previousResults: this.previousResults,
     }
   }
 

@@ -43,6 +43,8 @@ export class SessionAssembler {
   private lastAttempt = 0
   /** Why the log skipped a stretch since the last `step/start`, if it did. */
   private gapReason: string | undefined
+  /** `tool/result` messages since the last `assistant/message`: the next call's previous results. */
+  private results: unknown[] = []
 
   constructor(
     private readonly emit: (item: SessionItem) => void,
@@ -88,6 +90,10 @@ export class SessionAssembler {
       this.pending.notices.push(typeof record.data.source.summary === 'string' ? record.data.source.summary : '')
       return
     }
+    if (type === 'tool/result' && isObject(record.data)) {
+      this.results.push(record.data.message)
+      return
+    }
     if (!CALL_EVENTS.has(type)) {
       this.count(type)
       return
@@ -110,6 +116,7 @@ export class SessionAssembler {
       const call = this.startCall(data.turn, data.step)
       this.stream(call, data.stream, line)
       call.hasMessage = type === 'assistant/message'
+      if (call.hasMessage) this.results = []
       return
     }
     // rc.8: the message closes the call its chunks built.
@@ -117,6 +124,7 @@ export class SessionAssembler {
       const call = this.pending
       if (call !== undefined && call.turn === data.turn && call.step === data.step && !call.hasMessage) call.hasMessage = true
       else this.count(`${type} (no stream)`)
+      this.results = []
       return
     }
     this.count(`${type} (no stream)`)
@@ -152,7 +160,7 @@ export class SessionAssembler {
     const key = `${turn}:${step}`
     this.lastAttempt = key === this.lastStep ? this.lastAttempt + 1 : 1
     this.lastStep = key
-    this.pending = new CallBuilder(turn, step, this.lastAttempt)
+    this.pending = new CallBuilder(turn, step, this.lastAttempt, this.results)
     if (this.gapReason !== undefined) this.pending.damaged = `its beginning or earlier attempts may lie in a skipped part of the log: ${this.gapReason}`
     this.releaseEarly(this.pending)
     return this.pending

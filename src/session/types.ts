@@ -57,6 +57,11 @@ export interface SessionCall {
   trimmed: { side: DeltaSide; removedChars: number } | undefined
   /** The summaries of the loop-breaker notices that followed this call (`loop-breaker remind: phrase-pool / ...`). */
   notices: string[]
+  /**
+   * The `tool/result` messages logged since the last `assistant/message`, as logged: the results of the
+   * model's previous step that this call's request carried (what the plugin hands the StepJudge).
+   */
+  previousResults: unknown[]
 }
 
 /** What the reader yields, in log order. */
