@@ -21,6 +21,7 @@ export const JOURNAL_PREFIX = 'loop-breaker/'
 
 /** The reactions the plugin records, by name. */
 export const JOURNAL_RECORDS = ['break', 'stall', 'resume', 'continue', 'crop'] as const
+/** One of `JOURNAL_RECORDS`: `break`, `stall`, ... */
 export type JournalRecordKind = (typeof JOURNAL_RECORDS)[number]
 /** `loop-breaker/break`, `loop-breaker/stall`, ... */
 export type JournalRecordName = `${typeof JOURNAL_PREFIX}${JournalRecordKind}`
@@ -34,6 +35,7 @@ export interface JournalEventData<T extends object = Record<string, unknown>> {
   turn: number
   /** The record's name, `loop-breaker/<kind>`. */
   point: JournalRecordName
+  /** Always `loop-breaker`: tells the plugin's results from other hooks'. */
   handlerId: typeof JOURNAL_HANDLER_ID
   /** What the plugin did (`remind`, `replan`, `cancel`, `warn`, `observe`, `resume`, ...). */
   decision: string
@@ -45,18 +47,30 @@ export interface JournalEventData<T extends object = Record<string, unknown>> {
 
 /** A record read back from a log, in either format: its name and its data. */
 export interface JournalRecord {
+  /** `loop-breaker/break`, `loop-breaker/stall`, ... */
   name: JournalRecordName
+  /** The record's own data (the envelope's `record`, or the old event's `data`). */
   data: Record<string, unknown> & { turn: number; step: number }
 }
 
-/** The `hook/result` data for one record; `decision` is what the plugin did about it. */
+/**
+ * The `hook/result` data for one record.
+ * @param kind - the reaction recorded (`break`, `stall`, ...).
+ * @param decision - what the plugin did about it (`remind`, `cancel`, ...).
+ * @param record - the reaction's data, with the `turn` and `step` it belongs to.
+ * @returns the event data to append as a `hook/result` event.
+ */
 export function journalEvent<T extends { turn: number; step: number }>(kind: JournalRecordKind, decision: string, record: T): JournalEventData<T> {
   return { turn: record.turn, point: `${JOURNAL_PREFIX}${kind}`, handlerId: JOURNAL_HANDLER_ID, decision, durationMs: 0, record }
 }
 
 /**
  * The loop-breaker record an event holds, in either format (`hook/result {point, record, ...}` or the old
- * `loop-breaker/<kind> {data}`), or `undefined` for any other event (other hooks' results included).
+ * `loop-breaker/<kind> {data}`).
+ * @param type - the event's `type`.
+ * @param data - the event's `data`.
+ * @returns the record's name and data, or `undefined` for any other event (other hooks' results
+ * included) and for a record without a numeric `turn` and `step`.
  */
 export function readJournalRecord(type: unknown, data: unknown): JournalRecord | undefined {
   if (type === JOURNAL_EVENT_TYPE) {
@@ -67,7 +81,11 @@ export function readJournalRecord(type: unknown, data: unknown): JournalRecord |
   return undefined
 }
 
-/** Whether an event type is the old, unloadable form of a loop-breaker record (`loop-breaker/break`, ...). */
+/**
+ * Whether an event type is the old, unloadable form of a loop-breaker record (`loop-breaker/break`, ...).
+ * @param type - an event's `type`.
+ * @returns true for any type starting with `loop-breaker/`, a known record name or not.
+ */
 export function isLegacyJournalType(type: unknown): type is string {
   return typeof type === 'string' && type.startsWith(JOURNAL_PREFIX)
 }
@@ -87,7 +105,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The `hook/result` data that replaces an old-form record (`loop-breaker/break {data}`), for the repair
- * tool; `undefined` when the event is not an old-form loop-breaker record DSH could carry.
+ * tool. Its `decision` is the old record's `action`, or `record` when it has none.
+ * @param type - the old event's `type`.
+ * @param data - the old event's `data`.
+ * @returns the replacement event data, or `undefined` when the event is not an old-form record of a
+ * known kind with a numeric `turn` and `step`.
  */
 export function upgradeLegacyRecord(type: unknown, data: unknown): JournalEventData | undefined {
   if (!isRecordName(type) || !hasTurnAndStep(data)) return undefined

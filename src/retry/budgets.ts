@@ -13,6 +13,7 @@ import type { RetryableKind } from './classify.ts'
 
 export const PLUGIN_NAME = 'retry-coordinator'
 
+/** How one retryable kind is retried: how many times, for how long, and how long each wait may be. */
 export interface Budget {
   /** `bounded`: at most `maxRetries`; `persistent`: no count, only `deadlineMs` (and no server-delay ceiling) stops it. */
   mode: 'bounded' | 'persistent'
@@ -30,11 +31,17 @@ export interface Budget {
   maxServerDelayMs: number
 }
 
+/** An override of some fields of a `Budget`; the fields it leaves out keep their default. */
 export type BudgetPatch = Partial<Budget>
+/** One `Budget` per retryable kind. */
 export type Budgets = Record<RetryableKind, Budget>
 
 const MINUTE = 60_000
 
+/**
+ * The budget of each retryable kind when the config overrides nothing; why each value, in the comment at
+ * the top of this file. Frozen.
+ */
 export const DEFAULT_BUDGETS: Readonly<Budgets> = Object.freeze({
   'rate-limit': { mode: 'bounded', maxRetries: 8, deadlineMs: 15 * MINUTE, initialDelayMs: 2000, maxDelayMs: 60_000, jitterRatio: 0.2, maxServerDelayMs: 5 * MINUTE },
   server: { mode: 'bounded', maxRetries: 6, deadlineMs: 10 * MINUTE, initialDelayMs: 1000, maxDelayMs: 30_000, jitterRatio: 0.2, maxServerDelayMs: 2 * MINUTE },
@@ -102,9 +109,24 @@ function merge(base: Budgets, patches: Partial<Record<RetryableKind, BudgetPatch
 
 /** Budgets resolved for every provider named in the config, and for all others. */
 export interface BudgetTable {
+  /**
+   * The budgets that apply to one provider.
+   * @param provider - the provider route, e.g. `deepseek-official`.
+   * @returns the provider's own budgets when the config names it, otherwise the global ones.
+   */
   forProvider(provider: string): Budgets
 }
 
+/**
+ * Check the config's budget overrides and merge them onto `DEFAULT_BUDGETS`: `budgets` field by field
+ * over the defaults, then each provider's overrides field by field over that.
+ * @param budgets - overrides per retryable kind (the plugin's `budgets` setting), or `undefined`.
+ * @param providers - overrides per provider route, then per kind (the `providers` setting), or `undefined`.
+ * @returns the resolved budgets, looked up per provider.
+ * @throws BudgetError (not exported; `name` is `BudgetError`) with one line naming the path, the rule and
+ * the value, when an override is not a mapping, names an unknown kind or field, has a value out of range,
+ * or leaves a kind with `initialDelayMs` above `maxDelayMs`.
+ */
 export function resolveBudgets(
   budgets: Record<string, unknown> | undefined,
   providers: Record<string, Record<string, unknown>> | undefined,

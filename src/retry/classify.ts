@@ -13,6 +13,12 @@ import { serverDelay } from './delay.ts'
 import { statesAllowanceExhausted, statesContextOverflow } from './failure-meaning.ts'
 import type { DelaySource } from './delay.ts'
 
+/**
+ * What a failed model request means for recovery: the one kind `classifyFailure` assigns. The coordinator
+ * retries the kinds in `RETRYABLE_KINDS`, hands `context-overflow` down the chain to compaction, ends the
+ * turn with advice on `quota`, `auth`, `invalid-request` and `output-reserve-overflow` (unless a later
+ * listener rescues it), and leaves `aborted` and `unknown` to the rest of the chain.
+ */
 export type FailureKind =
   | 'context-overflow'
   | 'output-reserve-overflow'
@@ -29,21 +35,34 @@ export type FailureKind =
 
 /** Kinds a retry can cure; every other kind is never retried as is. */
 export const RETRYABLE_KINDS = ['rate-limit', 'server', 'network', 'stream', 'empty-response'] as const
+/** A failure kind a retry can cure, one of `RETRYABLE_KINDS`; each has its own budget. */
 export type RetryableKind = (typeof RETRYABLE_KINDS)[number]
 
+/**
+ * One failed model request as `classifyFailure` reads it: the fields of DSH's `LlmFailure`, plus an
+ * optional `cause` chain when a tool classifies a thrown error.
+ */
 export interface FailureInput {
+  /** The provider's or transport's error text; its wording decides when code and status do not. */
   message: string
+  /** The harness code (`RATE_LIMIT`, `CONTEXT_WINDOW_EXCEEDED`, `UNKNOWN`, `HTTP_<n>`, ...). */
   code: string
+  /** The HTTP status, when there was a response; the only source of a status (never the message). */
   status?: number
+  /** The adapter's reading of `Retry-After`, in milliseconds. */
   providerRetryAfterMs?: number
+  /** The error's `cause` chain; every message and `code` on it is read too (e.g. `ECONNRESET`). */
   cause?: unknown
 }
 
+/** The verdict on one failed request: its kind, whether a retry can cure it, and why. */
 export interface Classification {
   kind: FailureKind
+  /** Whether `kind` is one of `RETRYABLE_KINDS`. */
   retryable: boolean
   /** The delay the server asked for (header first, then wording), in ms. */
   serverDelayMs?: number
+  /** Where `serverDelayMs` came from: the `Retry-After` header or the message's wording. */
   serverDelaySource?: Exclude<DelaySource, 'backoff'>
   /** Why this kind: the code, status or wording that decided it. */
   reason: string
@@ -154,10 +173,23 @@ function decide(failure: FailureInput): { kind: FailureKind; reason: string } {
   return { kind: 'unknown', reason: `${at}: no rule matched` }
 }
 
+/**
+ * Whether a retry can cure a failure of this kind.
+ * @param kind - a failure kind, as `classifyFailure` returns it.
+ * @returns true for the kinds in `RETRYABLE_KINDS`.
+ */
 export function isRetryableKind(kind: FailureKind): kind is RetryableKind {
   return (RETRYABLE_KINDS as readonly string[]).includes(kind)
 }
 
+/**
+ * Map one failed model request to exactly one kind. The checks run in a fixed order (see the top of
+ * this file): cancellation, the traps, output reserve before context overflow, billing allowance, then
+ * the harness code and HTTP status, and the transient wordings last. The server's requested delay is
+ * read only for a retryable kind. Pure: no clock, no I/O.
+ * @param failure - the failure's message, code, status, `Retry-After` mapping and `cause` chain.
+ * @returns the kind, whether it is retryable, the server's delay when it named one, and the reason.
+ */
 export function classifyFailure(failure: FailureInput): Classification {
   const { kind, reason } = decide(failure)
   const retryable = isRetryableKind(kind)

@@ -44,16 +44,22 @@ export function isCoordinatorRetry(event: { type: string; data?: { policyKey?: u
 export type CoordinatorRetryEventData = {
   /** Shared by the retries of one kind in one step. */
   retryId: string
+  /** The turn and the step (model call) within it whose request failed. */
   turn: number
   step: number
+  /** The provider route the request went to; retries are numbered per provider. */
   provider: string
   /** `retry-coordinator/<kind>`. */
   policyKey: string
   /** 1-based count of retries of this kind in this step. */
   retry: number
+  /** The wait before this retry, jitter included. */
   delayMs: number
+  /** The failure being retried, as the adapter reported it. */
   failure: LlmFailure
+  /** The failure's kind, whose budget this retry counts against. */
   kind: RetryableKind
+  /** Where `delayMs` came from: the server's header, its wording, or the coordinator's backoff. */
   delaySource: DelaySource
   /** What the server asked for, when it did (header or wording). */
   serverDelayMs?: number
@@ -63,6 +69,7 @@ export type CoordinatorRetryEventData = {
 
 /** `llm/retry-started`: the wait completed; the request is sent again. */
 export interface CoordinatorRetryStartedEventData {
+  /** The `retryId`, `turn`, `step` and `retry` of the `llm/retry` whose wait completed. */
   retryId: string
   turn: number
   step: number

@@ -26,9 +26,12 @@ export { RETRY_EVENT, RETRY_STARTED_EVENT, isCoordinatorRetry, policyKeyOf } fro
 export type { CoordinatorRetryEventData, CoordinatorRetryStartedEventData } from './events.ts'
 export type { StopReason } from './coordinator.ts'
 
+/** The plugin's name in DSH's config: `retry-coordinator`. */
 export const name = PLUGIN_NAME
+/** The DSH services the plugin needs before it applies: `agents`, whose `agent/request-error` it answers. */
 export const inject = ['agents']
 
+/** The plugin's settings: budget overrides, global and per provider. */
 export interface Config {
   /**
    * Overrides of the default budget per retryable kind (`rate-limit`, `server`, `network`, `stream`,
@@ -59,8 +62,21 @@ function checkConfig(raw: unknown): void {
   resolveBudgets(raw.budgets as Record<string, unknown> | undefined, raw.providers as Record<string, Record<string, unknown>> | undefined)
 }
 
+/**
+ * The schema Cordis validates the plugin's settings with, before it starts the plugin and before a live
+ * edit restarts it: it fills the defaults and runs every budget check `apply` would, so a bad value is
+ * refused with one line naming it and a running plugin keeps its previous config.
+ */
 export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkConfig, BudgetError)
 
+/**
+ * Install the coordinator: resolve the budgets, then answer every `agent/request-error` before any other
+ * listener (retry with a wait, hand an overflow to compaction, or end the turn with an explanation). On
+ * dispose it stops listening, aborts the waits in flight and waits for their decisions to settle.
+ * @param ctx - the plugin's Cordis context.
+ * @param config - the plugin's settings; `{}` keeps every default budget.
+ * @throws BudgetError when a budget override is not allowed (see `resolveBudgets`).
+ */
 export function apply(ctx: Context, config: Config = {}): void {
   const budgets = resolveBudgets(config.budgets, config.providers as Record<string, Record<string, unknown>> | undefined)
   sayRejectedEdits(ctx as any, PLUGIN_NAME)

@@ -11,9 +11,11 @@
  * never read as a status (status comes only from the failure's `status` field).
  */
 
+/** One provider's wording of an overflow error: a row of `OUTPUT_RESERVE_PATTERNS` or `CONTEXT_OVERFLOW_PATTERNS`. */
 export interface WordingPattern {
   /** The provider (or server) whose wording this is. */
   provider: string
+  /** Matches that provider's error text anywhere in the failure's message and its `cause` chain. */
   pattern: RegExp
 }
 

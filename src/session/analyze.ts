@@ -11,6 +11,7 @@ import { WorkerReplayer } from './replay-worker.ts'
 import type { CallVerdicts } from './replay-worker.ts'
 import type { DeltaSide, PluginEvent, SessionCall, SessionFormat } from './types.ts'
 
+/** One call of a file as the analyzer reports it: what it was, the replay's verdict, and what the plugin recorded or left. */
 export interface AnalyzedCall {
   turn: number
   step: number
@@ -23,9 +24,11 @@ export interface AnalyzedCall {
   toolCalls: string[]
   /** The stream's finish kind (`stop`, `tool-calls`, `error`, ...), or null when it never finished. */
   finish: string | null
+  /** The replay's break under the reported config, or null. */
   break: CallVerdict['break']
+  /** The replay's stall reason under the reported config, or null. */
   stall: CallVerdict['stall']
-  /** The plugin's recorded event for this call: `{type, ...data}` of `loop-breaker/break` or `/stall`. */
+  /** The plugin's record for this call: `{type, ...data}` with `type` the record name `loop-breaker/break` or `loop-breaker/stall`. */
   recorded: ({ type: string } & Record<string, unknown>) | null
   /** Why part of the call may be missing (it spans a skipped frame of a damaged log), or null. */
   damaged: string | null
@@ -39,9 +42,13 @@ export interface AnalyzedCall {
   comparison: Comparison | null
 }
 
+/** What a cut leaves in a call's messages, for a log written without the journal. */
 export interface CutTrace {
+  /** The side of the block the plugin closed with its trim marker, or null without a marker. */
   side: DeltaSide | null
+  /** The count the trim marker gives, or null without a marker. */
   removedChars: number | null
+  /** The summary of the loop-breaker notice that followed the call, or null. */
   notice: string | null
 }
 
@@ -54,6 +61,7 @@ export interface Comparison {
   message: string
 }
 
+/** One session file analysed: the analyzer's `--json` output for it. */
 export interface FileAnalysis {
   file: string
   format: SessionFormat
@@ -70,7 +78,9 @@ export interface FileAnalysis {
   notASession: boolean
 }
 
+/** How `analyzeFile` reports progress and where it replays. */
 export interface AnalyzeOptions {
+  /** Called with the number of file bytes consumed so far (for progress lines). */
   onProgress?: (bytesRead: number) => void
   /**
    * Replay on a worker thread, overlapping the detector with reading (about
@@ -104,7 +114,16 @@ class InThreadReplayer implements Replayer {
   }
 }
 
-/** Reads `file` once and replays it under `configs[0]` (reported) and every further config (counted). */
+/**
+ * Reads `file` once and replays it under `configs[0]` (reported) and every further config (counted).
+ * @param file - the session log's path.
+ * @param detector - the detector module to replay with (unused when `options.replayWorker` is set).
+ * @param configs - the detector configs: the reported one first (at least one), then the sweep's.
+ * @param options - progress callback, and the worker to replay on.
+ * @returns the calls with their verdicts and comparisons, the read's damage, and the sweep's counts.
+ * @throws what the replay throws: a detector config the detector refuses, or the worker's failure.
+ * Damage and I/O errors do not throw: they are in the result's `errors`.
+ */
 export async function analyzeFile(file: string, detector: DetectorModule, configs: readonly object[], options: AnalyzeOptions = {}): Promise<FileAnalysis> {
   const reader = new SessionReader(file, { onProgress: options.onProgress })
   const replayer: Replayer = options.replayWorker
@@ -151,6 +170,9 @@ export async function analyzeFile(file: string, detector: DetectorModule, config
 /**
  * How the replay compares with what the plugin recorded (its journal) or, without a journal, with the
  * traces a cut leaves (trim marker, notice): as far as those allow, the side and that a break happened.
+ * @param call - the analysed call, verdict, record and trace filled in.
+ * @param pluginActive - whether the plugin was running when the log was written (then silence is a verdict too).
+ * @returns null when they agree or there is nothing to compare, else `disagree` or `cannot-judge` with a message.
  */
 export function disagreement(call: Omit<AnalyzedCall, 'comparison'>, pluginActive: boolean): Comparison | null {
   const recorded = call.recorded

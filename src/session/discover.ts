@@ -13,12 +13,20 @@ const LOG_FILE = /\.jsonl(\.zstd)?$/
 /** `session.jsonl[.zstd]` is generation 0 (rc.8); `session.vN.jsonl[.zstd]` is generation N. */
 const TRANSCRIPT = /^session(?:\.v(\d+))?\.jsonl(?:\.zstd)?$/
 
+/** The session logs found under the paths given, and the paths that could not be searched. */
 export interface DiscoveredFiles {
+  /** Logs to read, in the order of the paths given; a directory's logs in name order. */
   files: string[]
   /** Paths that do not exist or cannot be listed, with the reason. */
   errors: string[]
 }
 
+/**
+ * Find the session logs under the paths a user names (see the top of this file for the rules).
+ * @param paths - files (always kept, whatever their name) and directories (searched recursively).
+ * @returns the logs found, in order, and one message per path that does not exist or cannot be listed.
+ * @throws never for a missing or unreadable path: it is reported in `errors` and the search goes on.
+ */
 export async function findSessionFiles(paths: readonly string[]): Promise<DiscoveredFiles> {
   const files: string[] = []
   const errors: string[] = []

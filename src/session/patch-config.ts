@@ -35,6 +35,11 @@ type Config = Record<string, unknown>
 /** A patch file DSH would not apply, or a setting the analyzer cannot take from it; the message names the file. */
 export class PatchFileError extends Error {}
 
+/**
+ * The `config` of every `loop-breaker` row in a parsed patch file, at any depth, in document order.
+ * @param document - a parsed patch file (as `parsePatchFile` returns it), or any YAML value.
+ * @returns each row's `config` mapping; empty when no row names the plugin.
+ */
 export function loopBreakerRows(document: unknown): Config[] {
   const rows: Config[] = []
   const visit = (node: unknown) => {
@@ -54,6 +59,11 @@ export function loopBreakerRows(document: unknown): Config[] {
 /**
  * One patch file's entries, checked as DSH checks them (a top-level list of mappings), plus the rule
  * DSH only warns about: a patch that is not an `insert` must name its target `id`, or it patches nothing.
+ * @param source - the file's text.
+ * @param file - the file's path, for the messages.
+ * @returns the entries; empty for an empty file.
+ * @throws PatchFileError when the text is not valid YAML, is not a list, or has an entry that is not a
+ * mapping or names no `id`; the message names the file and the entry's line.
  */
 export function parsePatchFile(source: string, file: string): Config[] {
   const lines: number[] = []
@@ -89,7 +99,12 @@ export function parsePatchFile(source: string, file: string): Config[] {
   return document as Config[]
 }
 
-/** The `loop-breaker` config in force after the given patch files, in order: the last row's, or `{}`. */
+/**
+ * The `loop-breaker` config in force after the given patch files, in order: the last row's, or `{}`.
+ * @param files - patch file paths, earliest layer first.
+ * @returns the last `loop-breaker` row's `config`, or `{}` when no file has one.
+ * @throws PatchFileError for a file DSH would not apply (see `parsePatchFile`); file system errors pass through.
+ */
 export async function readPatchConfig(files: readonly string[]): Promise<Config> {
   let config: Config = {}
   for (const file of files) {
@@ -99,7 +114,11 @@ export async function readPatchConfig(files: readonly string[]): Promise<Config>
   return config
 }
 
-/** The source of a `!!js` value (which only DSH can evaluate, at mount time), or `undefined` for any other value. */
+/**
+ * The source of a `!!js` value, which only DSH can evaluate (at mount time).
+ * @param value - a value read from a patch file.
+ * @returns the expression's source, or `undefined` for any other value.
+ */
 export function jsExpression(value: unknown): string | undefined {
   return isMapping(value) && typeof value.__jsExpr === 'string' ? value.__jsExpr : undefined
 }

@@ -17,6 +17,7 @@ import type { PluginEvent, ReadIssue, SessionCall, SessionFormat, SessionItem } 
 /** Read size; large enough that per-read overhead vanishes, small enough to keep memory flat. */
 const READ_CHUNK = 1 << 20
 
+/** How a read reports on itself while it runs. */
 export interface ReadOptions {
   /** Called with the number of file bytes consumed so far (for progress lines). */
   onProgress?: (bytesRead: number) => void
@@ -28,11 +29,13 @@ export interface ReadOptions {
  * and are final once the iteration ends.
  */
 export class SessionReader implements AsyncIterable<SessionItem> {
+  /** The damage found so far, in the order found; a read never throws for it. */
   readonly issues: ReadIssue[] = []
   /** Compressed (`'zstd'`) or plain (`'jsonl'`) file; undefined until the first bytes are read. */
   encoding: 'zstd' | 'jsonl' | undefined
   /** Complete zstd frames decoded (0 for plain JSONL). */
   frames = 0
+  /** Lines read so far (after decompression), blank ones included: the numbering of `issues`' `line`. */
   lines = 0
   private readonly assembler: SessionAssembler
   /** The last seq of the records read so far (a packed row spans several). */
@@ -41,15 +44,31 @@ export class SessionReader implements AsyncIterable<SessionItem> {
   private openGaps: SkippedFrame[] = []
   private readonly queue: SessionItem[] = []
 
+  /**
+   * Prepare a read of one file; nothing is opened until the iteration starts.
+   * @param file - the session log's path, plain JSONL or zstd (told apart by its first bytes).
+   * @param options - a progress callback, called with the bytes consumed after each read.
+   */
   constructor(readonly file: string, private readonly options: ReadOptions = {}) {
     this.assembler = new SessionAssembler((item) => this.queue.push(item), (issue) => this.issues.push(issue))
   }
 
+  /** The log's format, from its header line; `unknown` until (or unless) one is read. */
   get format(): SessionFormat { return this.assembler.format }
+  /** The log's header record (`{type: 'session', ...}`), once read. */
   get header(): Record<string, unknown> | undefined { return this.assembler.header }
   /** Records and chunks skipped, by type. */
   get skipped(): ReadonlyMap<string, number> { return this.assembler.skipped }
 
+  /**
+   * Read the file once, start to end, and yield its model calls, the loop-breaker records that belong
+   * to no call, and the points where the user spoke, in log order. Iterate a reader once: the counters
+   * and `issues` belong to one pass.
+   * @returns an iterator over the session's items; it ends early (with a `not-a-session` issue) when the
+   * file is neither zstd frames nor JSONL, or is empty.
+   * @throws never for the file's content or for I/O: damage is added to `issues` and skipped, and an I/O
+   * error (missing file, read failure) becomes an `unreadable` issue that ends the read.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<SessionItem> {
     let decoder: ZstdFramesDecoder | undefined
     const text = new TextDecoder('utf-8')
@@ -153,19 +172,32 @@ export class SessionReader implements AsyncIterable<SessionItem> {
   }
 }
 
-/** The whole session in memory, for small files and tests. */
+/** The whole session in memory, for small files and tests: a finished `SessionReader`'s fields and items. */
 export interface SessionLog {
+  /** The path read. */
   file: string
   format: SessionFormat
+  /** Compressed (`'zstd'`) or plain (`'jsonl'`); undefined when no byte was read (missing or empty file). */
   encoding: 'zstd' | 'jsonl' | undefined
+  /** The header record, when the log has one. */
   header: Record<string, unknown> | undefined
+  /** Every model call, in log order. */
   calls: SessionCall[]
-  /** `loop-breaker/*` events that belong to no recorded call. */
+  /** Loop-breaker records (`loop-breaker/break`, ...) that belong to no recorded call. */
   events: PluginEvent[]
+  /** The damage found; empty for an intact log. */
   issues: ReadIssue[]
+  /** Records and chunks skipped, by type. */
   skipped: Record<string, number>
 }
 
+/**
+ * Read a whole session log into memory (for large logs iterate a `SessionReader`, which keeps memory flat).
+ * @param file - the session log's path, plain JSONL or zstd.
+ * @param options - a progress callback, as for `SessionReader`.
+ * @returns the calls, the records outside any call, the header, format and encoding, and the damage found.
+ * @throws never for damage or I/O errors: they are in the result's `issues` (see `SessionReader`).
+ */
 export async function readSession(file: string, options?: ReadOptions): Promise<SessionLog> {
   const reader = new SessionReader(file, options)
   const calls: SessionCall[] = []

@@ -19,11 +19,13 @@ const FRAME_TEXT = 1 << 20
 /** Every line that can hold an old-form event holds this; the others are copied without parsing. */
 const LEGACY_HINT = Buffer.from('"loop-breaker/')
 
+/** How `repairSessionLog` writes its output. */
 export interface RepairOptions {
   /** Write zstd output as frames of Raw blocks even where node:zlib could compress (see `./zstd-encode.ts`). */
   rawFrames?: boolean
 }
 
+/** What a repair read and rewrote. */
 export interface RepairReport {
   /** The input's (and so the output's) encoding. */
   encoding: 'zstd' | 'jsonl'
@@ -35,6 +37,12 @@ export interface RepairReport {
 
 /** Why a log cannot be repaired; the message names the file. */
 export class RepairError extends Error {
+  /**
+   * A repair refused, with what kind of fault stopped it.
+   * @param kind - `not-a-session`: empty file or no session header on line 1; `damaged`: a zstd frame
+   * is corrupt or torn; `unknown-event`: a `loop-breaker/*` event the plugin never wrote.
+   * @param message - one line naming the file (and the line, for `unknown-event`).
+   */
   constructor(readonly kind: 'not-a-session' | 'damaged' | 'unknown-event', message: string) {
     super(message)
   }
@@ -42,9 +50,14 @@ export class RepairError extends Error {
 
 /**
  * Reads `file` once and hands the repaired log's bytes to `write` in order (nothing is written when
- * `write` is absent: a dry run that only counts). Throws {@link RepairError} when the file is not a
- * session log, is damaged, or holds a `loop-breaker/*` event no version of the plugin wrote; file
- * system errors pass through.
+ * `write` is absent: a dry run that only counts).
+ * @param file - the session log to repair, plain JSONL or zstd.
+ * @param write - receives the repaired log's bytes, chunk by chunk, awaited in order; `undefined` for a dry run.
+ * @param options - `rawFrames` to write zstd output uncompressed.
+ * @returns the encoding, the number of lines, and the old-form events rewritten by type.
+ * @throws {@link RepairError} when the file is not a session log, is damaged, or holds a `loop-breaker/*`
+ * event no version of the plugin wrote; `write` may have received the lines before the fault, so write
+ * to a temporary file. File system errors and whatever `write` throws pass through.
  */
 export async function repairSessionLog(
   file: string,

@@ -78,7 +78,13 @@ export class WorkerReplayer {
   }
 }
 
-/** The worker's side: replays each batch in order and answers with its verdicts. */
+/**
+ * The worker's side, run inside the worker `analyzeFile` starts for `replayWorker`: loads the detector
+ * from `workerData`, then replays each batch in order and answers with its verdicts.
+ * @returns once the detector is loaded and the worker listens.
+ * @throws when the detector module cannot be imported or refuses a config (the worker then fails, and
+ * `analyzeFile` throws that error).
+ */
 export async function runReplayWorker(): Promise<void> {
   const { detectorUrl, configs } = workerData as { detectorUrl: string; configs: object[] }
   const detector = await import(detectorUrl) as DetectorModule

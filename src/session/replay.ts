@@ -29,7 +29,9 @@ export interface DetectorModule {
   StepJudge: new (config?: any) => { observe(step: { text: string; toolCalls: Array<{ name: string; arguments: string }>; previousResults: unknown[] }): string | undefined }
 }
 
+/** What the detector makes of one call: the break it trips, or else the stall the judges find. */
 export interface CallVerdict {
+  /** The stream detector's first trip: its rule, the side, the side's character offset and the repeated length; null when none. */
   break: { rule: string; side: Side; at: number; repeatedChars: number } | null
   /** The cross-call judge's reason (`reasoning-only`, `repeated-material`) or else the cross-step judge's. */
   stall: string | null
@@ -40,15 +42,28 @@ export class SessionReplay {
   private readonly callJudge: InstanceType<DetectorModule['CallJudge']>
   private stepJudge: InstanceType<DetectorModule['StepJudge']>
 
+  /**
+   * One agent's judges, fresh.
+   * @param detector - the detector module (`lib/detector.js`, or `dsh-loop-breaker/detector`).
+   * @param config - the detector config, as the `loop-breaker` plugin row's; omitted for the defaults.
+   * @throws whatever the detector's constructors throw for a config they refuse.
+   */
   constructor(private readonly detector: DetectorModule, private readonly config?: object) {
     this.callJudge = new detector.CallJudge(config)
     this.stepJudge = new detector.StepJudge(config)
   }
 
+  /** The user spoke: start the cross-step judge afresh, as the plugin does each turn (the cross-call judge carries on). */
   userMessage(): void {
     this.stepJudge = new this.detector.StepJudge(this.config)
   }
 
+  /**
+   * Replay one call: its deltas through a fresh stream detector, then, when it did not trip and ended by
+   * itself, the call through the cross-call and cross-step judges.
+   * @param call - the next call of this agent, in log order.
+   * @returns the break, or the stall reason (the cross-call judge's first), or neither.
+   */
   call(call: SessionCall): CallVerdict {
     const detector = new this.detector.StreamDetector(this.config)
     let reasoning = ''

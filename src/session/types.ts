@@ -25,9 +25,12 @@ export type FinishReason = { kind: string; [field: string]: unknown }
 
 /** A record the `loop-breaker` plugin wrote in the session, under its record name (`loop-breaker/break`, ...; see `../journal.ts`). */
 export interface PluginEvent {
+  /** The record's name (`loop-breaker/break`, `loop-breaker/stall`, ...), whichever event type carried it. */
   type: string
+  /** The carrying event's `seq` and `time` (epoch ms), when the log has them. */
   seq?: number
   time?: number
+  /** The record's own data, with the `turn` and `step` it belongs to. */
   data: Record<string, unknown>
 }
 
@@ -67,7 +70,7 @@ export interface SessionCall {
 /** What the reader yields, in log order. */
 export type SessionItem =
   | { kind: 'call'; call: SessionCall }
-  /** A `loop-breaker/*` event that belongs to no call in the log (e.g. its call was not recorded). */
+  /** A loop-breaker record that belongs to no call in the log (e.g. its call was not recorded). */
   | { kind: 'event'; event: PluginEvent }
   /** The user spoke (a `user/message` not sent by a plugin): the live plugin starts its per-turn state afresh. */
   | { kind: 'user-message' }

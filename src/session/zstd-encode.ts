@@ -22,13 +22,22 @@ const CHECKSUM_FLAG = (zlib.constants as unknown as Record<string, number | unde
 /** Whether {@link zstdFrame} compresses (node:zlib has zstd) or writes Raw blocks. */
 export const zstdCompressionAvailable = zstdCompressSync !== undefined && CHECKSUM_FLAG !== undefined
 
-/** One frame holding `bytes`: compressed when node:zlib can, else of Raw blocks (or always, with `raw`). */
+/**
+ * One frame holding `bytes`: compressed when node:zlib can, else of Raw blocks (or always, with `raw`).
+ * @param bytes - the frame's content.
+ * @param options - `raw: true` to write Raw blocks even where node:zlib could compress.
+ * @returns one complete zstd frame (with a content checksum when compressed).
+ */
 export function zstdFrame(bytes: Uint8Array, options: { raw?: boolean } = {}): Uint8Array {
   if (zstdCompressionAvailable && options.raw !== true) return zstdCompressSync!(bytes, { params: { [CHECKSUM_FLAG!]: 1 } })
   return rawZstdFrame(bytes)
 }
 
-/** One frame of Raw blocks holding `bytes` unchanged. */
+/**
+ * One frame of Raw blocks holding `bytes` unchanged, readable by any zstd decoder.
+ * @param bytes - the frame's content.
+ * @returns one complete zstd frame, without a checksum.
+ */
 export function rawZstdFrame(bytes: Uint8Array): Uint8Array {
   const size = bytes.length
   // Frame_Content_Size field: 1 byte (< 256, only with Single_Segment), 2 bytes (value - 256), 4 or 8 bytes.

@@ -39,7 +39,11 @@ const MAX_WINDOW = 1 << 27
 /** Frames up to this many compressed bytes are collected whole and decoded in one call. */
 const BUFFERED_FRAME_LIMIT = 4 << 20
 
-/** Whether `bytes` starts with a Zstandard (or skippable) frame magic. */
+/**
+ * Whether `bytes` starts with a Zstandard (or skippable) frame magic: how a session log's encoding is told.
+ * @param bytes - the file's first bytes (at least 4 to say yes).
+ * @returns true when they begin with a frame magic.
+ */
 export function startsWithZstdFrame(bytes: Uint8Array): boolean {
   if (bytes.length < 4) return false
   const magic = readU32(bytes, 0)
@@ -109,11 +113,22 @@ export class ZstdFramesDecoder {
   /** Frames fully decoded (with a matching checksum when they carry one). */
   frames = 0
 
+  /**
+   * A decoder at the start of the input.
+   * @param onData - receives the decoded bytes, in order; the buffer may be reused after the call returns,
+   * so copy what you keep.
+   * @param onDamage - receives each damaged stretch, before the data that follows it.
+   */
   constructor(
     private readonly onData: (bytes: Uint8Array) => void,
     private readonly onDamage: (damage: ZstdDamage) => void,
   ) {}
 
+  /**
+   * Take the next compressed bytes and decode every frame, or part of a large frame, they complete.
+   * @param chunk - the next bytes of the input, in any slicing.
+   * @throws only what `onData` or `onDamage` throws; damaged input is reported, never thrown.
+   */
   push(chunk: Uint8Array): void {
     let at = 0
     while (at < chunk.length) {
@@ -148,7 +163,11 @@ export class ZstdFramesDecoder {
     }
   }
 
-  /** Call once the input is exhausted. */
+  /**
+   * Call once the input is exhausted: reports the damage still open, and a `truncated-frame` when the
+   * input ends inside a frame (after passing on the whole blocks of that frame that could be decoded).
+   * @throws only what `onData` or `onDamage` throws.
+   */
   end(): void {
     if (this.stage.kind === 'resync') {
       this.damage!.end = this.offset
