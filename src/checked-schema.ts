@@ -26,10 +26,6 @@ export function checkedSchema<T>(fields: Schema, check: (raw: unknown) => void, 
   return Schema.intersect([checkFirst, fields]).default({}) as unknown as Schema<T>
 }
 
-/** A config value that is a YAML mapping (not a list, not a scalar). */
-export function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** The known name closest to a mistyped one (edit distance, case-insensitive), if one is close enough. */
 export function closestName(name: string, known: Iterable<string>): string | undefined {

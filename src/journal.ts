@@ -13,6 +13,8 @@
  * load; readers accept both, and `tools/repair-session.mjs` rewrites the old form into this one.
  */
 
+import { isMapping } from './mapping.ts'
+
 /** The DSH event type that carries every loop-breaker record. */
 export const JOURNAL_EVENT_TYPE = 'hook/result'
 
@@ -74,7 +76,7 @@ export function journalEvent<T extends { turn: number; step: number }>(kind: Jou
  */
 export function readJournalRecord(type: unknown, data: unknown): JournalRecord | undefined {
   if (type === JOURNAL_EVENT_TYPE) {
-    if (!isObject(data) || data.handlerId !== JOURNAL_HANDLER_ID || !isRecordName(data.point) || !hasTurnAndStep(data.record)) return undefined
+    if (!isMapping(data) || data.handlerId !== JOURNAL_HANDLER_ID || !isRecordName(data.point) || !hasTurnAndStep(data.record)) return undefined
     return { name: data.point, data: data.record }
   }
   if (isRecordName(type) && hasTurnAndStep(data)) return { name: type, data }
@@ -96,12 +98,9 @@ function isRecordName(value: unknown): value is JournalRecordName {
 }
 
 function hasTurnAndStep(value: unknown): value is Record<string, unknown> & { turn: number; step: number } {
-  return isObject(value) && typeof value.turn === 'number' && typeof value.step === 'number'
+  return isMapping(value) && typeof value.turn === 'number' && typeof value.step === 'number'
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /**
  * The `hook/result` data that replaces an old-form record (`loop-breaker/break {data}`), for the repair

@@ -5,7 +5,8 @@
  * validates through it too, so the two never disagree.
  */
 import Schema from '@deepseek-ai/schemastery'
-import { checkedSchema, closestName, isMapping } from '../checked-schema.ts'
+import { checkedSchema, closestName } from '../checked-schema.ts'
+import { isMapping } from '../mapping.ts'
 import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
 import { SettingError, failSetting, shownValue } from '../detector/settings.ts'
 import type { DetectorConfig, DetectorSetting, DetectorSettingName } from '../detector/index.ts'

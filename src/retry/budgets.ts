@@ -7,7 +7,7 @@
  * repeats a paid call, so few tries.
  */
 import Schema from '@deepseek-ai/schemastery'
-import { isMapping } from '../checked-schema.ts'
+import { isMapping } from '../mapping.ts'
 import { RETRYABLE_KINDS } from './classify.ts'
 import type { RetryableKind } from './classify.ts'
 

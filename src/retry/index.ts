@@ -7,7 +7,8 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
-import { checkedSchema, closestName, isMapping, sayRejectedEdits } from '../checked-schema.ts'
+import { checkedSchema, closestName, sayRejectedEdits } from '../checked-schema.ts'
+import { isMapping } from '../mapping.ts'
 import { BudgetError, BudgetPatchSchema, PLUGIN_NAME, resolveBudgets } from './budgets.ts'
 import type { BudgetPatch } from './budgets.ts'
 import type { RetryableKind } from './classify.ts'

@@ -13,6 +13,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import yaml from 'js-yaml'
+import { isMapping } from '../mapping.ts'
 
 const ROW_NAMES = new Set(['loop-breaker', 'dsh-loop-breaker'])
 
@@ -123,9 +124,6 @@ export function jsExpression(value: unknown): string | undefined {
   return isMapping(value) && typeof value.__jsExpr === 'string' ? value.__jsExpr : undefined
 }
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'a list'

@@ -22,6 +22,7 @@
 import { CallBuilder } from './call-builder.ts'
 import { readJournalRecord } from '../journal.ts'
 import type { PluginEvent, ReadIssue, SessionFormat, SessionItem } from './types.ts'
+import { isMapping } from '../mapping.ts'
 
 const ROW_SIDES = { 'text-chunks': 'text', 'reasoning-chunks': 'reasoning' } as const
 
@@ -80,17 +81,17 @@ export class SessionAssembler {
       this.pluginEvent({ type: journal.name, seq: record.seq, time: record.time, data: journal.data })
       return
     }
-    if (type === 'user/message' && isObject(record.data) && fromUser(record.data.source)) {
+    if (type === 'user/message' && isMapping(record.data) && fromUser(record.data.source)) {
       this.flush()
       this.emit({ kind: 'user-message' })
       return
     }
-    if (type === 'user/message' && isObject(record.data) && isLoopBreakerNotice(record.data.source) && this.pending !== undefined) {
+    if (type === 'user/message' && isMapping(record.data) && isLoopBreakerNotice(record.data.source) && this.pending !== undefined) {
       // A notice follows the call that caused it: the next call has not started yet.
       this.pending.notices.push(typeof record.data.source.summary === 'string' ? record.data.source.summary : '')
       return
     }
-    if (type === 'tool/result' && isObject(record.data)) {
+    if (type === 'tool/result' && isMapping(record.data)) {
       this.results.push(record.data.message)
       return
     }
@@ -99,12 +100,12 @@ export class SessionAssembler {
       return
     }
     const data = record.data
-    if (!isObject(data) || typeof data.turn !== 'number' || typeof data.step !== 'number') {
+    if (!isMapping(data) || typeof data.turn !== 'number' || typeof data.step !== 'number') {
       this.report({ kind: 'malformed-record', line, message: `line ${line}: ${type} without numeric data.turn and data.step` })
       return
     }
     if (type === 'assistant/chunk') {
-      if (!isObject(data.chunk)) {
+      if (!isMapping(data.chunk)) {
         this.report({ kind: 'malformed-record', line, message: `line ${line}: assistant/chunk without a chunk` })
         return
       }
@@ -191,7 +192,7 @@ export class SessionAssembler {
   /** rc.8 packed rows: `{type, seq0, time0, data:{turn, step, index, dt, texts|args, id?, name?}}`. */
   private packedRow(type: string, row: Record<string, any>, line: number): void {
     const data = row.data
-    if (!isObject(data) || typeof data.turn !== 'number' || typeof data.step !== 'number') {
+    if (!isMapping(data) || typeof data.turn !== 'number' || typeof data.step !== 'number') {
       this.report({ kind: 'malformed-record', line, message: `line ${line}: ${type} row without numeric data.turn and data.step` })
       return
     }
@@ -204,9 +205,9 @@ export class SessionAssembler {
   /** v4 stream records: `{type:'chunk', chunk}` and packed runs with the run fields at top level. */
   private stream(call: CallBuilder, records: unknown[], line: number): void {
     for (const record of records) {
-      if (!isObject(record)) continue
+      if (!isMapping(record)) continue
       if (record.type === 'chunk') {
-        if (isObject(record.chunk) && !call.chunk(record.chunk)) this.count(`chunk:${String(record.chunk.type)}`)
+        if (isMapping(record.chunk) && !call.chunk(record.chunk)) this.count(`chunk:${String(record.chunk.type)}`)
       } else if (typeof record.type === 'string' && (record.type in ROW_SIDES || record.type === 'tool-call-chunks')) {
         if (!this.run(call, record.type, record)) {
           this.report({ kind: 'malformed-record', line, message: `line ${line}: ${record.type} stream record without its deltas` })
@@ -241,14 +242,11 @@ function formatOf(version: unknown): SessionFormat {
 
 /** A message without a source, or with source kind `user`, is the user's; notices carry a plugin source. */
 function fromUser(source: unknown): boolean {
-  return source === undefined || (isObject(source) && source.kind === 'user')
+  return source === undefined || (isMapping(source) && source.kind === 'user')
 }
 
 /** The source the loop-breaker stamps on its notices (plugin/messages.ts `createNotice`). */
 function isLoopBreakerNotice(source: unknown): source is Record<string, any> {
-  return isObject(source) && source.kind === 'plugin' && source.plugin === 'loop-breaker' && source.form === 'notice'
+  return isMapping(source) && source.kind === 'plugin' && source.plugin === 'loop-breaker' && source.form === 'notice'
 }
 
-function isObject(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
