@@ -4,6 +4,7 @@
 export { StreamDetector } from './stream-detector.ts'
 export { CallJudge, type CallObservation } from './call-judge.ts'
 export { StepJudge, stepSignature, type StepObservation, type StepToolCall } from './step-judge.ts'
+export { CompletedCallJudges, isJudgedFinish, type CompletedCallFinding, type CompletedCallObservation } from './completed-calls.ts'
 export {
   DETECTOR_SETTINGS,
   DEFAULT_CONFIG,

@@ -7,6 +7,7 @@
  * closing chunks. It fails open: if observing throws, the rest of the call streams on untouched.
  */
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
+import { isJudgedFinish } from '../detector/index.ts'
 import type { Trip } from '../detector/index.ts'
 import { OpenBlocks, deltaText, sideOfDelta } from './open-blocks.ts'
 import type { TrimMarker } from './open-blocks.ts'
@@ -140,7 +141,7 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
     if (chunk.type === 'block-end') collect(chunk.block)
     if (chunk.type === 'finish') {
       watching = false
-      if (chunk.reason.kind !== 'error' && chunk.reason.kind !== 'aborted') after = hooks.onComplete(completed)
+      if (isJudgedFinish(chunk.reason.kind)) after = hooks.onComplete(completed)
       return undefined
     }
     if (side === undefined || text.length === 0) return undefined

@@ -11,7 +11,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import { isAgentLoopRequest } from '@deepseek-ai/dsh-llm'
 import type { GenerateOptions, StreamChunk, UserMessage } from '@deepseek-ai/dsh-llm'
-import { CallJudge, StepJudge, StreamDetector } from '../detector/index.ts'
+import { CompletedCallJudges, StreamDetector } from '../detector/index.ts'
 import type { DetectorConfig, Trip } from '../detector/index.ts'
 import { resolveConfig } from './config.ts'
 import type { Config as LoopBreakerConfig } from './config.ts'
@@ -22,6 +22,7 @@ import type { CallDetector, CompletedCall, TripDecision } from './guard-stream.t
 import { chosenLocale, createNotice, localeOfText, reactionLine, resolveLocale, resumeLine, trimMarker } from './messages.ts'
 import type { Finding, Locale } from './messages.ts'
 import { journalEvent } from '../journal.ts'
+import { isUserSource } from '../message-source.ts'
 import { sayRejectedEdits } from '../checked-schema.ts'
 import { LOGGER_NAME, exportOwnLogLines } from './visible-log.ts'
 import type { LineWriter } from './visible-log.ts'
@@ -58,8 +59,8 @@ interface AgentState {
   turn: number
   step: number
   escalation: Escalation
-  callJudge: CallJudge
-  stepJudge: StepJudge
+  /** The completed-call judges: carried over whole, told when the user speaks. */
+  judges: CompletedCallJudges
   /** `warn` notices waiting for the next step the agent takes anyway. */
   pending: UserMessage[]
   /** The language of the user's latest message that has letters; carried across user turns. */
@@ -85,8 +86,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       turn: previous?.turn ?? 0,
       step: previous?.step ?? 0,
       escalation: new Escalation(resolved.escalation),
-      callJudge: previous?.callJudge ?? new CallJudge(resolved.detector),
-      stepJudge: new StepJudge(resolved.detector),
+      judges: previous?.judges ?? new CompletedCallJudges(resolved.detector),
       pending: [],
       spoken: previous?.spoken,
       resume: previous?.resume,
@@ -119,13 +119,9 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       const { agent, messages, turn, step } = payload
       const previous = states.get(agent)
       pending = previous?.pending.splice(0) ?? []
-      // A message with no source at all was built by hand for the user (the CLI stamps `kind: 'user'`);
-      // notices, tool context and runtime context always carry their own source.
-      const userMessages = messages.filter((message: UserMessage) => {
-        const source = message.source as { kind?: string } | undefined
-        return source === undefined || source.kind === 'user'
-      })
+      const userMessages = messages.filter((message: UserMessage) => isUserSource(message.source))
       const state = previous === undefined || userMessages.length > 0 ? freshState(previous) : previous
+      if (userMessages.length > 0) state.judges.userSpoke()
       state.turn = turn
       state.step = step
       for (const message of userMessages) state.spoken = localeOfText(textOf(message)) ?? state.spoken
@@ -189,16 +185,12 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   }
 
   function onComplete(agent: any, state: AgentState, call: CompletedCall, previousResults: unknown[]): (() => void) | undefined {
-    const hasOutput = call.text.trim() !== '' || call.toolCalls.length > 0
-    const stall = state.callJudge.observe({ reasoning: call.reasoning, reasoningLength: call.reasoningLength, hasOutput })
-    const repeat = state.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls, previousResults })
-    const finding: Extract<Finding, { kind: 'stall' }> | undefined = stall !== undefined
-      ? { kind: 'stall', judge: 'call', reason: stall }
-      : repeat !== undefined ? { kind: 'stall', judge: 'step', reason: repeat } : undefined
-    if (finding === undefined) {
+    const verdict = state.judges.observe({ ...call, previousResults })
+    if (verdict === undefined) {
       state.escalation.settle()
       return undefined
     }
+    const finding: Extract<Finding, { kind: 'stall' }> = { kind: 'stall', ...verdict }
     const reaction = state.escalation.react()
     const event: LoopBreakerStallEventData = {
       turn: state.turn, step: state.step, judge: finding.judge, reason: finding.reason, level: reaction.level, action: reaction.action,

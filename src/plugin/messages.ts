@@ -8,6 +8,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Side, RuleName, StallReason, StepVerdict } from '../detector/index.ts'
 import type { Action } from './escalation.ts'
+import { NOTICE_SOURCE } from '../message-source.ts'
 
 export { trimMarker } from '../trim-marker.ts'
 
@@ -122,7 +123,7 @@ export function noticeSummary(locale: Locale, finding: Finding, tone: Tone): str
 export function createNotice(locale: Locale, finding: Finding, tone: Tone, streak: number): UserMessage {
   return createUserMessage({
     content: [{ type: 'text', text: noticeText(locale, finding, tone, streak) }],
-    source: { kind: 'plugin', plugin: 'loop-breaker', form: 'notice', summary: noticeSummary(locale, finding, tone) },
+    source: { ...NOTICE_SOURCE, summary: noticeSummary(locale, finding, tone) },
   } as any)
 }
 

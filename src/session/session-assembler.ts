@@ -23,6 +23,7 @@ import { CallBuilder } from './call-builder.ts'
 import { readJournalRecord } from '../journal.ts'
 import type { PluginEvent, ReadIssue, SessionFormat, SessionItem } from './types.ts'
 import { isMapping } from '../mapping.ts'
+import { isLoopBreakerNotice, isUserSource } from '../message-source.ts'
 
 const ROW_SIDES = { 'text-chunks': 'text', 'reasoning-chunks': 'reasoning' } as const
 
@@ -81,7 +82,7 @@ export class SessionAssembler {
       this.pluginEvent({ type: journal.name, seq: record.seq, time: record.time, data: journal.data })
       return
     }
-    if (type === 'user/message' && isMapping(record.data) && fromUser(record.data.source)) {
+    if (type === 'user/message' && isMapping(record.data) && isUserSource(record.data.source)) {
       this.flush()
       this.emit({ kind: 'user-message' })
       return
@@ -240,13 +241,5 @@ function formatOf(version: unknown): SessionFormat {
   return typeof version === 'number' && Number.isInteger(version) && version > 0 ? `v${version}` : 'unknown'
 }
 
-/** A message without a source, or with source kind `user`, is the user's; notices carry a plugin source. */
-function fromUser(source: unknown): boolean {
-  return source === undefined || (isMapping(source) && source.kind === 'user')
-}
 
-/** The source the loop-breaker stamps on its notices (plugin/messages.ts `createNotice`). */
-function isLoopBreakerNotice(source: unknown): source is Record<string, any> {
-  return isMapping(source) && source.kind === 'plugin' && source.plugin === 'loop-breaker' && source.form === 'notice'
-}
 

@@ -1,0 +1,82 @@
+// The protocol for judging model calls that ended by themselves, in one place for the live plugin
+// (src/plugin/index.ts) and the offline replay (src/session/replay.ts), so the two cannot drift:
+// - which calls are judged: a call no rule cut that ended with a finish other than error or aborted
+//   (`isJudgedFinish`); a cut call is the stream detector's, a failed one never completed;
+// - what counts as output: visible text that is not blank, or a tool call;
+// - the order: both judges see every judged call (each keeps its own history), and the cross-call
+//   judge's verdict wins over the cross-step judge's, so one call gives at most one finding;
+// - what carries across user turns: the cross-step judge starts afresh when the user speaks; the
+//   cross-call judge does not, because at rc.8 a call with reasoning and no output ends its turn, so
+//   stalled calls only line up across the user's "continue" messages.
+// See docs/judges.md.
+
+import { CallJudge } from './call-judge.ts'
+import type { DetectorConfig } from './settings.ts'
+import { StepJudge } from './step-judge.ts'
+import type { StepToolCall } from './step-judge.ts'
+import type { StallReason, StepVerdict } from './types.ts'
+
+/** What the judges are given of one completed call. */
+export interface CompletedCallObservation {
+  /** The call's reasoning: all of it, or at least its last `callJudgeWindowChars` chars. */
+  readonly reasoning: string
+  /** The length of the call's whole reasoning when `reasoning` is only its tail (default: its length). */
+  readonly reasoningLength?: number
+  /** The call's visible text (a head of it is enough: the step judge reads the first 200 chars). */
+  readonly text: string
+  /** The call's tool calls, in order. */
+  readonly toolCalls: ReadonlyArray<StepToolCall>
+  /** What the previous step's tool calls returned, as this call's request carried them. */
+  readonly previousResults?: ReadonlyArray<unknown>
+}
+
+/** A judge's finding on a completed call: which judge, and its reason. */
+export type CompletedCallFinding =
+  | { readonly judge: 'call'; readonly reason: StallReason }
+  | { readonly judge: 'step'; readonly reason: StepVerdict }
+
+/**
+ * Whether a call that no rule cut is judged, by how its stream finished.
+ * @param finishKind - the `finish` chunk's `reason.kind` (`stop`, `tool-calls`, `max-tokens`, `error`,
+ *   `aborted`, ...), or `undefined` when the stream never finished.
+ * @returns true when the call ended by itself (any finish but `error` and `aborted`).
+ */
+export function isJudgedFinish(finishKind: string | undefined): boolean {
+  return finishKind !== undefined && finishKind !== 'error' && finishKind !== 'aborted'
+}
+
+/**
+ * One agent's cross-call and cross-step judges, fed the agent's judged calls in order. The live plugin
+ * and the offline replay both judge through this class, so a change to the protocol changes both.
+ */
+export class CompletedCallJudges {
+  private readonly callJudge: CallJudge
+  private stepJudge: StepJudge
+
+  /**
+   * @param config - thresholds to override; every field left out takes its default.
+   * @throws Error naming the field and the value, on a config the detector refuses.
+   */
+  constructor(private readonly config?: Partial<DetectorConfig>) {
+    this.callJudge = new CallJudge(config)
+    this.stepJudge = new StepJudge(config)
+  }
+
+  /** The user spoke: the cross-step judge starts afresh; the cross-call judge keeps its history. */
+  userSpoke(): void {
+    this.stepJudge = new StepJudge(this.config)
+  }
+
+  /**
+   * Judge one completed call (call it only for calls `isJudgedFinish` admits, in the agent's order).
+   * @param call - the call's reasoning, text, tool calls and the previous step's results.
+   * @returns the cross-call judge's finding, else the cross-step judge's, else `undefined`.
+   */
+  observe(call: CompletedCallObservation): CompletedCallFinding | undefined {
+    const hasOutput = call.text.trim() !== '' || call.toolCalls.length > 0
+    const stall = this.callJudge.observe({ reasoning: call.reasoning, reasoningLength: call.reasoningLength, hasOutput })
+    const repeat = this.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls, previousResults: call.previousResults })
+    if (stall !== undefined) return { judge: 'call', reason: stall }
+    return repeat === undefined ? undefined : { judge: 'step', reason: repeat }
+  }
+}
