@@ -8,6 +8,7 @@ import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
 import { failSetting } from '../detector/settings.ts'
 import type { DetectorConfig, DetectorSettingName } from '../detector/index.ts'
 import type { EscalateMode, EscalationSettings } from './escalation.ts'
+import type { CropSettings } from './step-crops.ts'
 
 /**
  * Plugin config. The detector thresholds (`reasoningCycleMinSpan`, `poolMinCoverage`, ...) are documented
@@ -35,6 +36,17 @@ export interface Config extends Partial<DetectorConfig> {
    * are resumed; the notices themselves are ordinary user messages and stay in the log either way.
    */
   journal?: boolean
+  /**
+   * Continue the turn after a call the output length limit cut (`max-tokens`) that is not a loop, at most
+   * this many times per user turn (default 3; 0 lets every such call end its turn, as DSH does).
+   */
+  maxContinuations?: number
+  /** Leave runs of identical completed steps out of later requests, keeping the first (default false). */
+  crop?: boolean
+  /** Identical completed steps in a row that are cropped, the first one kept (default 3). */
+  cropAfter?: number
+  /** At most this many steps left out by one crop, the most recent ones of the run (default 64). */
+  cropMaxSteps?: number
 }
 
 export interface ResolvedConfig {
@@ -42,6 +54,8 @@ export interface ResolvedConfig {
   escalation: EscalationSettings
   trimHistory: boolean
   journal: boolean
+  maxContinuations: number
+  crop: (CropSettings & { enabled: true }) | { enabled: false }
 }
 
 const REACTION_DEFAULTS = {
@@ -51,7 +65,16 @@ const REACTION_DEFAULTS = {
   resumeAfterBreak: false,
   trimHistory: true,
   journal: true,
-} as const satisfies EscalationSettings & { trimHistory: boolean; journal: boolean }
+  // MiMo's autoContinueOutputLength allows 3: enough for an answer about four times the output limit.
+  maxContinuations: 3,
+  // Off: a cropped request is legal and its prefix stable, but it no longer equals the log's derivation,
+  // which DSH's agent-loop invariant requires of every request; see docs/continuation-and-crop.md#default.
+  crop: false,
+  // The StepJudge's repeated-step threshold: the crop lands together with its notice.
+  cropAfter: 3,
+  // MiMo's loop_streak_recovery max_span.
+  cropMaxSteps: 64,
+} as const satisfies EscalationSettings & { trimHistory: boolean; journal: boolean; maxContinuations: number; crop: boolean } & CropSettings
 
 const ESCALATE_MODES: readonly EscalateMode[] = ['warn', 'steer', 'cancel']
 
@@ -77,10 +100,22 @@ export const Config: Schema<Config> = Schema.object({
     .description('Replace the repeated tail of a cut block with a short marker in what the model reads next (the raw chunks stay in the log).'),
   journal: Schema.boolean().default(REACTION_DEFAULTS.journal)
     .description('Record every reaction as a durable loop-breaker/* session event (DSH rc.8 cannot resume a session holding them).'),
+  maxContinuations: Schema.number().default(REACTION_DEFAULTS.maxContinuations)
+    .description('Continuations per user turn after a call the output length limit cut (not a loop); 0 lets such a call end the turn as DSH does.'),
+  crop: Schema.boolean().default(REACTION_DEFAULTS.crop)
+    .description('Leave runs of identical completed steps (same calls, arguments and results, or same text) out of every later request, keeping the first; the log keeps them.'),
+  cropAfter: Schema.number().default(REACTION_DEFAULTS.cropAfter)
+    .description('Identical completed steps in a row that are cropped, the first one kept (at least 2).'),
+  cropMaxSteps: Schema.number().default(REACTION_DEFAULTS.cropMaxSteps)
+    .description('At most this many steps left out by one crop: the most recent ones of the run.'),
 }) as Schema<Config>
 
 function positiveInteger(field: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) failSetting(field, 'an integer >= 1', value)
+  return integerAtLeast(field, value, 1)
+}
+
+function integerAtLeast(field: string, value: unknown, min: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) failSetting(field, `an integer >= ${min}`, value)
   return value
 }
 
@@ -111,5 +146,9 @@ export function resolveConfig(config: Config = {}): ResolvedConfig {
     },
     trimHistory: flag('trimHistory', reaction.trimHistory),
     journal: flag('journal', reaction.journal),
+    maxContinuations: integerAtLeast('maxContinuations', reaction.maxContinuations, 0),
+    crop: flag('crop', reaction.crop)
+      ? { enabled: true, cropAfter: integerAtLeast('cropAfter', reaction.cropAfter, 2), cropMaxSteps: positiveInteger('cropMaxSteps', reaction.cropMaxSteps) }
+      : { enabled: false },
   }
 }

@@ -9,7 +9,7 @@
  * the model sees are in the README.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { isAgentLoopRequest } from '@deepseek-ai/dsh-llm'
+import { isAgentLoopRequest, markAgentLoopRequest } from '@deepseek-ai/dsh-llm'
 import type { GenerateOptions, StreamChunk, UserMessage } from '@deepseek-ai/dsh-llm'
 import { CallJudge, StepJudge, StreamDetector } from '../detector/index.ts'
 import type { DetectorConfig, Trip } from '../detector/index.ts'
@@ -18,21 +18,29 @@ import type { Config as LoopBreakerConfig } from './config.ts'
 import { Escalation } from './escalation.ts'
 import type { Reaction } from './escalation.ts'
 import { guardStream } from './guard-stream.ts'
-import type { CallDetector, CompletedCall, TripDecision } from './guard-stream.ts'
-import { chosenLocale, createNotice, localeOfText, reactionLine, resolveLocale, resumeLine, trimMarker } from './messages.ts'
+import type { CallDetector, CallEnd, CompletedCall, Completion, TripDecision } from './guard-stream.ts'
+import {
+  chosenLocale, continuationLine, createContinuationNotice, createNotice, cropLine, lengthMarker, localeOfText, reactionLine, resolveLocale,
+  resumeLine, trimMarker,
+} from './messages.ts'
 import type { Finding, Locale } from './messages.ts'
-import { journalEvent } from '../journal.ts'
+import { JOURNAL_EVENT_TYPE, journalEvent, readJournalRecord } from '../journal.ts'
 import type { JournalRecordKind } from '../journal.ts'
-import type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
+import { StepCrops } from './step-crops.ts'
+import type {
+  LoopBreakerBreakEventData, LoopBreakerContinueEventData, LoopBreakerCropEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData,
+} from './events.ts'
 
 export { Config } from './config.ts'
 export type { EscalateMode, Action } from './escalation.ts'
-export type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
+export type {
+  LoopBreakerBreakEventData, LoopBreakerContinueEventData, LoopBreakerCropEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData,
+} from './events.ts'
 export { noticeText, trimMarker, localeOfText } from './messages.ts'
 export type { Locale, Finding, Tone } from './messages.ts'
 
 export const name = 'loop-breaker'
-export const inject = ['agents']
+export const inject = ['agents', 'llm']
 
 /** The cancel cause a persisting loop ends its turn with. */
 export const CANCEL_CAUSE = Object.freeze({ kind: 'hook', reason: 'repetition-loop' } as const)
@@ -59,6 +67,8 @@ interface AgentState {
   spoken: Locale | undefined
   /** The resume notice sent after a cancel, until it enters a step (then the resume is recorded). */
   resume: { noticeId: string; cancelledTurn: number } | undefined
+  /** Calls cut by the output length limit that were continued in this user turn. */
+  continuations: number
 }
 
 export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: LoopBreakerInternals = {}): void {
@@ -66,6 +76,10 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   const createDetector = internals.createDetector ?? ((detector: DetectorConfig) => new StreamDetector(detector))
   const logger = (ctx as any).logger('loop-breaker')
   const states = new WeakMap<object, AgentState>()
+  /** Per agent, kept across user turns: a crop holds for the whole session. */
+  const crops = new WeakMap<object, StepCrops>()
+  /** Requests this plugin built without the cropped steps: they pass the crop listener untouched. */
+  const croppedRequests = new WeakSet<object>()
   let disposed = false
   ;(ctx as any).effect(() => () => {
     disposed = true
@@ -81,6 +95,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       pending: [],
       spoken: previous?.spoken,
       resume: previous?.resume,
+      continuations: 0,
     }
   }
 
@@ -135,6 +150,54 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return { ...decision, messages: [...decision.messages, ...pending] }
   })
 
+  /** The agent's crops, read back from its log the first time (a resumed session rebuilds them there). */
+  function cropsOf(agent: any): StepCrops {
+    let agentCrops = crops.get(agent)
+    if (agentCrops !== undefined) return agentCrops
+    agentCrops = new StepCrops()
+    for (const event of agent.session.events) {
+      if (event.type !== JOURNAL_EVENT_TYPE) continue
+      const found = readJournalRecord(event.type, event.data)
+      if (found?.name === 'loop-breaker/crop' && Array.isArray(found.data.messageIds)) agentCrops.add(found.data.messageIds as string[])
+    }
+    crops.set(agent, agentCrops)
+    return agentCrops
+  }
+
+  // The request's messages come from the session log (dsh-agent-loop `buildRequest`), and no rc.8 hook
+  // rewrites them: `agent/request` proposes only the call config, and `llm/stream`'s `next()` ignores its
+  // arguments. So the outermost listener (prepend) answers a request that needs a crop with a new call,
+  // built without the cropped messages and marked as an agent-loop request, through the whole
+  // `llm/stream` chain again; that second pass goes through here untouched. Every other listener, the
+  // guard below and the grammar checker included, sees only the cropped request, once.
+  ctx.on('llm/stream' as any, (options: GenerateOptions, next: () => AsyncIterable<StreamChunk>) => {
+    const crop = resolved.crop
+    if (!crop.enabled || croppedRequests.has(options) || !isAgentLoopRequest(options)) return next()
+    let agent: any
+    let request: GenerateOptions
+    try {
+      agent = (ctx as any).agents.get(options.sessionId)
+      if (agent === undefined) return next()
+      const agentCrops = cropsOf(agent)
+      const found = agentCrops.detect(options.messages, crop)
+      if (found !== undefined) {
+        agentCrops.add(found.messageIds)
+        const state = stateOf(agent)
+        const event: LoopBreakerCropEventData = { turn: state.turn, step: state.step, ...found }
+        record(agent, 'crop', 'crop', event, cropLine(localeOf(state), event, { steps: found.steps, messages: found.messageIds.length }))
+      }
+      const messages = agentCrops.apply(options.messages)
+      if (messages === undefined) return next()
+      // The messages are frozen already (the session's own); freezing the new arrays is enough.
+      request = markAgentLoopRequest(Object.freeze({ ...options, messages: Object.freeze(messages) }) as GenerateOptions)
+      croppedRequests.add(request)
+    } catch (error) {
+      failOpen(agent, error)
+      return next()
+    }
+    return (ctx as any).llm.stream(request)
+  }, { prepend: true })
+
   ctx.on('llm/stream' as any, (options: GenerateOptions, next: () => AsyncIterable<StreamChunk>) => {
     if (!isAgentLoopRequest(options)) return next()
     let agent: any
@@ -153,8 +216,9 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       detector,
       marker: (removedChars) => trimMarker(localeOf(state), removedChars),
       reasoningTailChars: resolved.detector.callJudgeWindowChars,
+      ...resolved.maxContinuations > 0 ? { lengthMarker: lengthMarker(localeOf(state)) } : {},
       onTrip: (trip) => onTrip(agent, state, trip),
-      onComplete: (call) => onComplete(agent, state, call),
+      onComplete: (call, end) => onComplete(agent, state, call, end),
       onFailure: (error) => failOpen(agent, error),
     })
   })
@@ -177,7 +241,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }
   }
 
-  function onComplete(agent: any, state: AgentState, call: CompletedCall): (() => void) | undefined {
+  function onComplete(agent: any, state: AgentState, call: CompletedCall, end: CallEnd): Completion | undefined {
     const hasOutput = call.text.trim() !== '' || call.toolCalls.length > 0
     const stall = state.callJudge.observe({ reasoning: call.reasoning, reasoningLength: call.reasoningLength, hasOutput })
     const repeat = state.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls })
@@ -186,7 +250,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       : repeat !== undefined ? { kind: 'stall', judge: 'step', reason: repeat } : undefined
     if (finding === undefined) {
       state.escalation.settle()
-      return undefined
+      return end.kind === 'max-tokens' ? continueAfterLengthLimit(agent, state, call, end) : undefined
     }
     const reaction = state.escalation.react()
     const event: LoopBreakerStallEventData = {
@@ -194,7 +258,33 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     }
     record(agent, 'stall', reaction.action, event, reactionLine(localeOf(state), finding, event, reaction))
     if (reaction.action === 'observe') return undefined
-    return () => react(agent, state, finding, reaction)
+    return { after: () => react(agent, state, finding, reaction) }
+  }
+
+  /**
+   * A call the output length limit cut, with no loop found in it (a tripped call was cut by the detector
+   * before its finish, and a stalled one gets the judges' reaction instead): continue the turn with the
+   * continuation notice, up to the per-turn cap; past it, the finish ends the turn as DSH ends it.
+   */
+  function continueAfterLengthLimit(agent: any, state: AgentState, call: CompletedCall, end: CallEnd): Completion | undefined {
+    const max = resolved.maxContinuations
+    const locale = localeOf(state)
+    const continued = state.continuations < max
+    if (continued) state.continuations++
+    const event: LoopBreakerContinueEventData = {
+      turn: state.turn, step: state.step, count: state.continuations, max, ...end.cutToolCall === undefined ? {} : { cutToolCall: end.cutToolCall },
+    }
+    const line = continuationLine(locale, event, { continued, count: state.continuations, max, cutToolCall: end.cutToolCall?.name })
+    record(agent, 'continue', continued ? 'continue' : 'end', event, line)
+    if (!continued) return undefined
+    // A call with whole tool calls goes on by their results; the notice is for text cut mid-way, or for
+    // a cut tool call (closed so it fails validation) that must be issued again.
+    const hasWholeToolCalls = call.toolCalls.length > (end.cutToolCall === undefined ? 0 : 1)
+    const notice = end.cutToolCall !== undefined || !hasWholeToolCalls ? createContinuationNotice(locale, end.cutToolCall?.name) : undefined
+    return {
+      continueAs: call.toolCalls.length > 0 ? 'tool-calls' : 'stop',
+      ...notice === undefined ? {} : { after: () => agent.steer(notice) },
+    }
   }
 
   /** Carry out a reaction once the call that caused it has been delivered to the agent loop. */
