@@ -28,8 +28,9 @@ Inputs
 Options
   --json             one JSON document on stdout instead of tables:
                      {"files":[{"file","format","calls":[{"turn","step","attempt",
-                     "reasoningChars","textChars","toolCalls","break","stall","recorded"}]}],
-                     "summary":{"files","calls","breaks","stalls","errors"}}
+                     "reasoningChars","textChars","toolCalls","break","stall","recorded",
+                     "continuation","crop"}]}],
+                     "summary":{"files","calls","breaks","stalls","continuations","crops","errors"}}
   --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
                      settings of its loop-breaker row are used. Repeatable: as in DSH's
                      layers, the last loop-breaker row replaces earlier ones whole.
@@ -49,8 +50,10 @@ settings of the plugin (escalate, maxFires, ...) are ignored here.
 Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
 text, tool calls, verdict (break, stall or ok), rule, side@at (where the live plugin would cut:
-UTF-16 length of that side so far), repeated chars, and the plugin's recorded action; a
-line marked ≠ is one where replay and record disagree.
+UTF-16 length of that side so far), repeated chars, the plugin's recorded action, and its
+other records for the call: continued after the output length limit (continue n, or end when
+the cap was spent) and steps cropped from its request (crop n); a line marked ≠ is one where
+replay and record disagree.
 
 Exit status: 0 every input read fully; 1 some input could not be read fully (errors listed;
 everything readable is still reported); 2 bad usage or invalid settings.`
@@ -224,14 +227,16 @@ function jsonDocument(results, errors) {
     files: results.map(({ file, format, calls: fileCalls }) => ({
       file,
       format,
-      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded }) =>
-        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded })),
+      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, continuation, crop }) =>
+        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, continuation, crop })),
     })),
     summary: {
       files: results.length,
       calls: calls.length,
       breaks: calls.filter((call) => call.break !== null).length,
       stalls: calls.filter((call) => call.stall !== null).length,
+      continuations: calls.filter((call) => call.continuation?.action === 'continue').length,
+      crops: calls.filter((call) => call.crop !== null).length,
       errors,
     },
   }
@@ -243,7 +248,7 @@ function humanReport(results, errors, sweep, configs) {
   let disagreements = 0
   for (const result of results) {
     out.push(`${result.file}  (${result.format}, ${result.calls.length} calls)`)
-    const rows = [['call', 'end', 'reasoning', 'text', 'tool', 'verdict', 'rule', 'side@at', 'repeated', 'recorded', '']]
+    const rows = [['call', 'end', 'reasoning', 'text', 'tool', 'verdict', 'rule', 'side@at', 'repeated', 'recorded', 'also', '']]
     for (const call of result.calls) {
       const differs = disagreement(call, result.pluginActive)
       if (differs) disagreements++
@@ -261,11 +266,12 @@ function humanReport(results, errors, sweep, configs) {
         call.break ? `${call.break.side}@${call.break.at}` : '-',
         call.break ? String(call.break.repeatedChars) : '-',
         recordedText(call.recorded),
+        alsoText(call),
         differs ? `≠ ${differs}` : '',
       ])
     }
     if (result.calls.length === 0) out.push('  (no model call read)')
-    else out.push(table(rows, [false, false, true, true, false, false, false, false, true, false, false]).map((line) => `  ${line}`).join('\n'))
+    else out.push(table(rows, [false, false, true, true, false, false, false, false, true, false, false, false]).map((line) => `  ${line}`).join('\n'))
     const skipped = Object.entries(result.skipped).filter(([type]) => type.startsWith('chunk:') || type.startsWith('stream:') || type === '(no type)')
     if (skipped.length) out.push(`  unknown chunks skipped: ${skipped.map(([type, count]) => `${type} ×${count}`).join(', ')}`)
     out.push('')
@@ -273,7 +279,9 @@ function humanReport(results, errors, sweep, configs) {
   const calls = results.reduce((sum, result) => sum + result.calls.length, 0)
   const breaks = results.reduce((sum, result) => sum + result.calls.filter((call) => call.break).length, 0)
   const stalls = results.reduce((sum, result) => sum + result.calls.filter((call) => call.stall).length, 0)
-  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s)${disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : ''}`)
+  const continued = results.reduce((sum, result) => sum + result.calls.filter((call) => call.continuation?.action === 'continue').length, 0)
+  const cropped = results.reduce((sum, result) => sum + result.calls.filter((call) => call.crop).length, 0)
+  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s), ${continued} continuation(s), ${cropped} crop(s)${disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : ''}`)
   for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1])) out.push(`  ${rule.padEnd(20)} ${count}`)
   if (sweep) {
     out.push('', `Sweep of ${sweep.key} over all inputs:`)
@@ -294,6 +302,17 @@ function recordedText(recorded) {
   if (recorded === null) return '-'
   if (recorded.type === 'loop-breaker/break') return `${recorded.action} (${recorded.rule} ${recorded.side}@${recorded.at})`
   return `${recorded.action} (${recorded.judge} ${recorded.reason})`
+}
+
+/** The call's continuation and crop records: `continue 2`, `end 3`, `re-issue write_file`, `crop 2`. */
+function alsoText(call) {
+  const parts = []
+  if (call.continuation) {
+    parts.push(`${call.continuation.action} ${call.continuation.count}`)
+    if (call.continuation.cutToolCall) parts.push(`re-issue ${call.continuation.cutToolCall}`)
+  }
+  if (call.crop) parts.push(`crop ${call.crop.steps}`)
+  return parts.length ? parts.join(', ') : '-'
 }
 
 function table(rows, rightAligned) {

@@ -53,6 +53,8 @@ export interface LoopBreakerResumeEventData {
 export interface LoopBreakerContinueEventData {
   turn: number
   step: number
+  /** `continue` (the turn went on) or `end` (the cap was spent); the record's `decision` too. */
+  action: 'continue' | 'end'
   /** Continuations in this user turn, this one included (for `end`: the ones used). */
   count: number
   /** The cap, `maxContinuations`. */

@@ -272,10 +272,10 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     const continued = state.continuations < max
     if (continued) state.continuations++
     const event: LoopBreakerContinueEventData = {
-      turn: state.turn, step: state.step, count: state.continuations, max, ...end.cutToolCall === undefined ? {} : { cutToolCall: end.cutToolCall },
+      turn: state.turn, step: state.step, action: continued ? 'continue' : 'end', count: state.continuations, max, ...end.cutToolCall === undefined ? {} : { cutToolCall: end.cutToolCall },
     }
     const line = continuationLine(locale, event, { continued, count: state.continuations, max, cutToolCall: end.cutToolCall?.name })
-    record(agent, 'continue', continued ? 'continue' : 'end', event, line)
+    record(agent, 'continue', event.action, event, line)
     if (!continued) return undefined
     // A call with whole tool calls goes on by their results; the notice is for text cut mid-way, or for
     // a cut tool call (closed so it fails validation) that must be issued again.

@@ -25,6 +25,10 @@ export interface AnalyzedCall {
   stall: CallVerdict['stall']
   /** The plugin's recorded event for this call: `{type, ...data}` of `loop-breaker/break` or `/stall`. */
   recorded: ({ type: string } & Record<string, unknown>) | null
+  /** The call hit the output length limit: continued (`continue`, the count so far) or left to end the turn (`end`). */
+  continuation: { action: string; count: number; cutToolCall: string | null } | null
+  /** Repeated steps this call's request was first built without (see docs/continuation-and-crop.md). */
+  crop: { steps: number; messages: number } | null
 }
 
 export interface FileAnalysis {
@@ -145,6 +149,23 @@ function describe(call: SessionCall, verdict: CallVerdict): AnalyzedCall {
     break: verdict.break,
     stall: verdict.stall,
     recorded: recordedOf(call.recorded),
+    continuation: continuationOf(call.recorded),
+    crop: cropOf(call.recorded),
+  }
+}
+
+function continuationOf(events: PluginEvent[]): AnalyzedCall['continuation'] {
+  const data = events.find((event) => event.type === 'loop-breaker/continue')?.data as Record<string, any> | undefined
+  if (data === undefined) return null
+  return { action: String(data.action), count: Number(data.count), cutToolCall: typeof data.cutToolCall?.name === 'string' ? data.cutToolCall.name : null }
+}
+
+function cropOf(events: PluginEvent[]): AnalyzedCall['crop'] {
+  const crops = events.filter((event) => event.type === 'loop-breaker/crop').map((event) => event.data as Record<string, any>)
+  if (crops.length === 0) return null
+  return {
+    steps: crops.reduce((sum, data) => sum + Number(data.steps), 0),
+    messages: crops.reduce((sum, data) => sum + (Array.isArray(data.messageIds) ? data.messageIds.length : 0), 0),
   }
 }
 

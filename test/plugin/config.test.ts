@@ -5,7 +5,10 @@ import { resolveConfig } from '../../src/plugin/config.ts'
 import { textAnswer } from '../support/host.ts'
 import { createGuardedHost } from '../support/loop-breaker.ts'
 
-const REACTION_DEFAULTS = { escalate: 'cancel', maxBreaksPerTurn: 3, maxFires: 6, resumeAfterBreak: false, trimHistory: true, journal: true }
+const REACTION_DEFAULTS = {
+  escalate: 'cancel', maxBreaksPerTurn: 3, maxFires: 6, resumeAfterBreak: false, trimHistory: true, journal: true,
+  maxContinuations: 3, crop: false, cropAfter: 3, cropMaxSteps: 64,
+}
 
 describe('loop-breaker Config', () => {
   it('takes every detector default and description from the detector table, plus the reaction settings', () => {
@@ -33,6 +36,8 @@ describe('loop-breaker Config', () => {
     [{ textCycleMinSpan: 100.5 }, 'loop-breaker: textCycleMinSpan must be an integer (got 100.5)'],
     [{ escalate: 'shout' }, 'escalate'],
     [{ trimHistory: 'yes' }, 'trimHistory'],
+    [{ maxContinuations: -1 }, 'loop-breaker: maxContinuations must be an integer >= 0 (got -1)'],
+    [{ crop: true, cropAfter: 1 }, 'loop-breaker: cropAfter must be an integer >= 2 (got 1)'],
   ])('fails loud at load on %o, naming the field and the value', async (config, message) => {
     await expect(createGuardedHost(() => textAnswer('x'), config as any)).rejects.toThrow(message)
   })

@@ -58,8 +58,8 @@ describe('continuation after max-tokens in a real rc.8 agent loop (grammar and i
     expect(host.adapter.requests).toHaveLength(3)
     expect(textAssistantTexts(agent).join('')).toBe(answer)
     expect(eventsOf(agent, 'loop-breaker/continue')).toEqual([
-      { turn: 1, step: 1, count: 1, max: 3 },
-      { turn: 1, step: 2, count: 2, max: 3 },
+      { turn: 1, step: 1, action: 'continue', count: 1, max: 3 },
+      { turn: 1, step: 2, action: 'continue', count: 2, max: 3 },
     ])
     expect(lastMessageText(host.adapter.requests[1]!)).toBe('[loop-breaker] Your previous output was cut off by the output length limit. Continue exactly where it stopped, starting with the next character; do not repeat or summarise what you already wrote.')
     expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'completed' } }])
@@ -88,9 +88,9 @@ describe('continuation after max-tokens in a real rc.8 agent loop (grammar and i
     const { host, agent } = await run((_options, call) => streamBlocks([{ type: 'text', deltas: toDeltas(longAnswer(8).replace(/Step/g, `Part ${call} step`)) }], { finish: 'max-tokens' }), { maxContinuations: 2 })
     expect(host.adapter.requests).toHaveLength(3)
     expect(eventsOf(agent, 'loop-breaker/continue')).toEqual([
-      { turn: 1, step: 1, count: 1, max: 2 },
-      { turn: 1, step: 2, count: 2, max: 2 },
-      { turn: 1, step: 3, count: 2, max: 2 },
+      { turn: 1, step: 1, action: 'continue', count: 1, max: 2 },
+      { turn: 1, step: 2, action: 'continue', count: 2, max: 2 },
+      { turn: 1, step: 3, action: 'end', count: 2, max: 2 },
     ])
     const decisions = agent.session.events.filter((event: any) => event.type === 'hook/result').map((event: any) => event.data.decision)
     expect(decisions).toEqual(['continue', 'continue', 'end'])
@@ -120,7 +120,7 @@ describe('continuation after max-tokens in a real rc.8 agent loop (grammar and i
     const results = eventsOf(agent, 'tool/result')
     expect(results[0].error.code).toBe('INVALID_ARGS')
     expect(writes).toEqual([JSON.parse(whole)])
-    expect(eventsOf(agent, 'loop-breaker/continue')).toEqual([{ turn: 1, step: 1, count: 1, max: 3, cutToolCall: { id: 'call-1', name: 'write_file' } }])
+    expect(eventsOf(agent, 'loop-breaker/continue')).toEqual([{ turn: 1, step: 1, action: 'continue', count: 1, max: 3, cutToolCall: { id: 'call-1', name: 'write_file' } }])
     // user prompt, the cut call, its failed result, the notice.
     const second = host.adapter.requests[1]!
     expect(second.messages.map((message: any) => message.content.at(-1)?.type)).toEqual(['text', 'tool-call', 'tool-result', 'text'])

@@ -12,6 +12,9 @@ import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
 import { STREAM_GRAMMAR, eventsOf, loopBreakerPlugin } from '../support/loop-breaker.ts'
 import { READ_FILE, repeatedReads, requestShape } from '../support/crop-script.ts'
+import { streamBlocks } from '../support/loop-breaker.ts'
+import * as detector from '../../src/detector/index.ts'
+import { analyzeFile } from '../../src/session/analyze.ts'
 
 const disposers: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -55,5 +58,27 @@ describe('crop with real session persistence (Node 22)', () => {
     expect(JSON.stringify(request.messages.slice(0, live.messages.length))).toBe(JSON.stringify(live.messages))
     // The log still holds every step: three reads and two answers.
     expect(resumed.session.deriveMessages().filter((message: any) => message.role === 'assistant')).toHaveLength(5)
+  })
+
+  it('the analyzer reports the continuation and the crop on the call that made them', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'loop-breaker-crop-'))
+    disposers.push(() => rm(root, { recursive: true, force: true }))
+    const reads = repeatedReads(['parser.ts', 'parser.ts', 'parser.ts'])
+    const host = await persistentHost((options, call) => call < 3
+      ? reads(options, call)
+      : streamBlocks([{ type: 'text', deltas: [call === 3 ? 'The parser drops the last ' : 'token in lexer.ts.'] }], call === 3 ? { finish: 'max-tokens' } : {}), root)
+    const agent = host.createAgent('crop-analyze')
+    await say(agent, 'Find where the parser drops the last token.')
+    const analysis = await analyzeFile(await host.sessionFile(agent), detector, [{}])
+    expect(analysis.errors).toEqual([])
+    const described = analysis.calls.map((call) => [`${call.turn}.${call.step}`, call.finish, call.continuation, call.crop])
+    expect(described).toEqual([
+      ['1.1', 'tool-calls', null, null],
+      ['1.2', 'tool-calls', null, null],
+      ['1.3', 'tool-calls', null, null],
+      // The recorded finish is the legal one the plugin handed the loop in place of max-tokens.
+      ['1.4', 'stop', { action: 'continue', count: 1, cutToolCall: null }, { steps: 2, messages: 4 }],
+      ['1.5', 'stop', null, null],
+    ])
   })
 })
