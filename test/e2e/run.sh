@@ -13,6 +13,9 @@
 #   6. flow "retry": the same with the real DeepSeek adapter pointed at a 127.0.0.1 endpoint
 #      (test/e2e/deepseek-endpoint.mjs) that answers the first request with 429 + Retry-After, and the
 #      retry coordinator enabled by the package's retry.patch.yml.
+#   8. flow "continue-crop" (its own scripted model, test/e2e/continue-crop-model.mjs): identical steps
+#      are cropped from the next request and an answer cut by max-tokens is continued; the analyzer
+#      reports both and the session resumes with the crop rebuilt (test/e2e/check-continue-crop.mjs).
 # Runs under Node >= 22.15 (`npm run e2e` puts Node 22 first on PATH). Every step is logged; any broken
 # step stops the script with a non-zero exit and says which step and why. The temporary DSH_HOME is
 # removed at the end unless KEEP=1.
@@ -278,3 +281,51 @@ step "7. flow retry: the 429 on the wire and in the session; analyze-session agr
 run node "$installed/tools/decompress-session.mjs" "$(session_of retry)" "$work/retry.session.jsonl"
 run node "$e2e/check-retry.mjs" "$requests" "$work/retry.session.jsonl"
 analyze retry
+
+# ── 8–9. continuation after max-tokens and a crop (their own scripted model) ────────────────────────
+# A separate flow: a model (test/e2e/continue-crop-model.mjs) that repeats one identical tool step until
+# the plugin's step judge speaks, then writes an answer the output length limit cuts. With `crop: true`
+# in an overlay, the plugin leaves the repeated steps out of the next request and continues the cut
+# answer; the headless run prints the continued rest. Then the session is analyzed and resumed.
+step "8. flow continue-crop: three identical steps cropped, a max-tokens answer continued"
+continue_crop_patch="$work/continue-crop.patch.yml"
+cat >"$continue_crop_patch" <<EOF
+# The continue-crop model (no network) as the default model, and the crop turned on.
+- insert:
+    - id: e2e-continue-crop-model
+      name: $e2e/continue-crop-model.mjs
+- id: agent-default-model
+  config:
+    provider: e2e-continue-crop
+    model: e2e-continue-crop
+- id: loop-breaker
+  config:
+    crop: true
+EOF
+cat "$continue_crop_patch"
+answer_rest=$(cd "$e2e" && node -e 'import("./continue-crop-script.mjs").then((m) => process.stdout.write(m.ANSWER_REST))')
+mkdir -p "$work/continue-crop"
+started=$SECONDS
+status=0
+continue_crop_command=(dsh --profile "$PROFILE" --patch "$hmr_patch" --patch "$continue_crop_patch" "$TASK")
+say "in $work/continue-crop, bounded by timeout ${RUN_TIMEOUT_SECONDS}s:"
+show "${continue_crop_command[@]}"
+(cd "$work/continue-crop" && timeout "$RUN_TIMEOUT_SECONDS" "${continue_crop_command[@]}" \
+  >"$work/continue-crop.stdout" 2>"$work/continue-crop.stderr") || status=$?
+say "exit status $status after $((SECONDS - started))s; stdout:"
+cat "$work/continue-crop.stdout"
+if [ -s "$work/continue-crop.stderr" ]; then
+  say "stderr (last 40 lines):"
+  tail -n 40 "$work/continue-crop.stderr"
+fi
+[ "$status" = 0 ] || fail "dsh exited with $status"
+[ "$(cat "$work/continue-crop.stdout")" = "$answer_rest" ] ||
+  fail "dsh printed something other than the continued rest of the answer: expected \"$answer_rest\""
+
+step "9. flow continue-crop: analyze-session reports the continuation and the crop; the session resumes"
+continue_crop_session=$(session_of continue-crop)
+say "session log: $continue_crop_session"
+run node "$installed/tools/analyze-session.mjs" "$continue_crop_session"
+run node "$installed/tools/analyze-session.mjs" --json "$continue_crop_session" >"$work/continue-crop.analysis.json"
+run node "$e2e/check-continue-crop.mjs" "$work/continue-crop.analysis.json" "$DSH_HOME/sessions" \
+  "$(basename "$(dirname "$continue_crop_session")")" "$work/continue-crop"
