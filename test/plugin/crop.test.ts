@@ -3,7 +3,7 @@ import * as agentInvariant from '@deepseek-ai/dsh-agent/invariant'
 import * as agentLoopInvariant from '@deepseek-ai/dsh-agent-loop/invariant'
 import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import { createGuardedHost, eventsOf } from '../support/loop-breaker.ts'
-import { READ_FILE, repeatedReads, requestShape } from '../support/crop-script.ts'
+import { READ_FILE, repeatedReads, requestShape } from '../support/read-steps.ts'
 
 const hosts: Array<{ dispose(): Promise<void> }> = []
 afterEach(async () => {
