@@ -148,7 +148,7 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
           return false
         }
       }
-      if (hooks.lengthMarker !== undefined && isUnparsedToolCallEnd(chunk)) held = []
+      if (held === undefined && hooks.lengthMarker !== undefined && isUnparsedToolCallEnd(chunk)) held = []
       if (held !== undefined) {
         observe(chunk)
         held.push(chunk)

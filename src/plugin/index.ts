@@ -267,6 +267,8 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
    * continuation notice, up to the per-turn cap; past it, the finish ends the turn as DSH ends it.
    */
   function continueAfterLengthLimit(agent: any, state: AgentState, call: CompletedCall, end: CallEnd): Completion | undefined {
+    // Only a running turn can go on; a steer into an idle agent would start a new one.
+    if (agent.status !== 'running') return undefined
     const max = resolved.maxContinuations
     const locale = localeOf(state)
     const continued = state.continuations < max

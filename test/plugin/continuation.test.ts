@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { readFile } from 'node:fs/promises'
 import * as agentInvariant from '@deepseek-ai/dsh-agent/invariant'
 import * as agentLoopInvariant from '@deepseek-ai/dsh-agent-loop/invariant'
 import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
@@ -6,6 +7,7 @@ import { defineTool } from '@deepseek-ai/dsh-tools'
 import type { Script } from '../support/host.ts'
 import { textAnswer } from '../support/host.ts'
 import { createGuardedHost, cyclingText, eventsOf, lastMessageText, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
+import { createContinuationNotice, lengthMarker } from '../../src/plugin/messages.ts'
 
 /** Every rc.8 invariant companion that mounts in the test host, besides the stream grammar. */
 const COMPANIONS: Array<[any]> = [[sessionInvariant], [agentInvariant], [agentLoopInvariant]]
@@ -132,5 +134,17 @@ describe('continuation after max-tokens in a real rc.8 agent loop (grammar and i
     const { host, agent } = await run(() => streamBlocks([{ type: 'text', deltas: ['half an answer'] }], { finish: 'max-tokens' }), { maxContinuations: 0 })
     expect(host.adapter.requests).toHaveLength(1)
     expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'max-tokens' } }])
+  })
+})
+
+describe('the Model Experience section of docs/continuation-and-crop (en and zh)', () => {
+  it('quotes the continuation notices and the length marker exactly as the plugin sends them', async () => {
+    for (const page of ['docs/continuation-and-crop.md', 'docs/continuation-and-crop.zh.md']) {
+      const text = await readFile(page, 'utf8')
+      for (const locale of ['en', 'zh'] as const) {
+        for (const tool of [undefined, 'write_file']) expect(text).toContain((createContinuationNotice(locale, tool).content[0] as any).text)
+        expect(text).toContain(`\`${lengthMarker(locale)}\``)
+      }
+    }
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readFile } from 'node:fs/promises'
+import { readFile, readdir } from 'node:fs/promises'
 import { Config, noticeText } from '../../src/plugin/index.ts'
 
 /** The Config table rows as the README must show them: field, default, description, from the schema. */
@@ -10,10 +10,16 @@ function configRows(): Array<{ field: string; value: string; description: string
   })
 }
 
+/** A document and every docs/ page in the same language, joined: a setting's row may live in either. */
+async function withDocs(readme: string, zh: boolean): Promise<string> {
+  const pages = (await readdir('docs')).filter((file) => file.endsWith('.md') && file.endsWith('.zh.md') === zh).sort()
+  return [await readFile(readme, 'utf8'), ...await Promise.all(pages.map((file) => readFile(`docs/${file}`, 'utf8')))].join('\n')
+}
+
 describe('README (en and zh) of the plugin', () => {
-  it('show every Config field with the schema default and description (en) and default (zh)', async () => {
-    const en = await readFile('README.md', 'utf8')
-    const zh = await readFile('README.zh.md', 'utf8')
+  it('show every Config field with the schema default and description (en) and default (zh), in the README or a docs/ pair', async () => {
+    const en = await withDocs('README.md', false)
+    const zh = await withDocs('README.zh.md', true)
     for (const { field, value, description } of configRows()) {
       expect(en).toContain(`| \`${field}\` | \`${value}\` | ${description.replace(/\|/g, '\\|')} |`)
       expect(zh).toContain(`| \`${field}\` | \`${value}\` |`)
