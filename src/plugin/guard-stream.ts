@@ -1,10 +1,12 @@
 /**
- * The `llm/stream` wrapper for one model call: every chunk passes through unchanged and in order, every
+ * The `llm/stream` wrapper for one model call: every chunk passes through in order, every
  * reasoning, text and tool-call delta is fed to the call's detector, and on a trip the call is cut with an
  * ending that is legal by DSH's stream grammar (close every open block, then `finish {kind:'stop'}`), after
  * the upstream iterator is returned so the provider request really closes. It knows nothing about agents:
  * what a trip means is decided by `onTrip`, and what to do afterwards runs once the consumer has taken the
- * closing chunks. It fails open: if observing throws, the rest of the call streams on untouched.
+ * closing chunks. A `max-tokens` finish the plugin continues (`onComplete`) is replaced by a legal one, so
+ * the agent loop goes on instead of ending the turn (see docs/continuation-and-crop.md). It fails open: if
+ * observing throws, the rest of the call streams on untouched.
  */
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
 import type { Trip } from '../detector/index.ts'

@@ -3,7 +3,9 @@
  * waterfall, cuts a call whose reasoning, reply or tool arguments fall into a repetition loop (a legal
  * ending, the repeated tail trimmed out of what the model reads next), tells the model in the user's
  * language to carry on differently, and escalates per agent from remind to replan to cancelling the turn.
- * The cross-call and cross-step judges feed the same ladder. Every reaction is a durable session event
+ * The cross-call and cross-step judges feed the same ladder. A call cut by the output length limit that is
+ * not a loop is continued, and (opt-in) repeated steps are cropped from later requests (see
+ * docs/continuation-and-crop.md). Every reaction is a durable session event
  * and one warning line. It never breaks a turn by itself: whatever throws inside it leaves the call
  * streaming untouched. Session-title and compaction calls are not guarded. Semantics and the exact texts
  * the model sees are in the README.
