@@ -150,7 +150,7 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
           return false
         }
       }
-      if (held === undefined && hooks.lengthMarker !== undefined && isUnparsedToolCallEnd(chunk)) held = []
+      if (held === undefined && chunk.type === 'block-end' && hooks.lengthMarker !== undefined && isUnparsedToolCallEnd(chunk)) held = []
       if (held !== undefined) {
         observe(chunk)
         held.push(chunk)
