@@ -30,9 +30,9 @@ Options
   --json             one JSON document on stdout instead of tables:
                      {"files":[{"file","format","calls":[{"turn","step","attempt",
                      "reasoningChars","textChars","toolCalls","break","stall","recorded",
-                     "trace","comparison","damaged"}]}],
-                     "summary":{"files","calls","breaks","stalls","disagreements",
-                     "cannotJudge","errors"}}
+                     "trace","comparison","damaged","continuation","crop"}]}],
+                     "summary":{"files","calls","breaks","stalls","continuations","crops",
+                     "disagreements","cannotJudge","errors"}}
   --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
                      settings of its loop-breaker row are used. Repeatable: as in DSH's
                      layers, the last loop-breaker row replaces earlier ones whole.
@@ -52,7 +52,9 @@ settings of the plugin (escalate, maxFires, ...) are ignored here.
 Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
 text, tool calls, verdict (break, stall or ok), rule, side@at (where the live plugin would cut:
-UTF-16 length of that side so far), repeated chars, and the plugin's recorded action. A log
+UTF-16 length of that side so far), repeated chars, the plugin's recorded action, and its
+other records for the call: continued after the output length limit (continue n, or end when
+the cap was spent) and steps cropped from its request (crop n). A log
 written with journal: false records no action: a call the plugin cut there reads "cut by the
 plugin (no journal: <side>)", from the trim marker that closed its block and the notice that
 followed. A line marked ≠ is one where replay and record disagree (the summary then says how to
@@ -269,14 +271,16 @@ function jsonDocument(results, errors) {
     files: results.map(({ file, format, calls: fileCalls }) => ({
       file,
       format,
-      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison, damaged }) =>
-        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison, damaged })),
+      calls: fileCalls.map(({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison, damaged, continuation, crop }) =>
+        ({ turn, step, attempt, reasoningChars, textChars, toolCalls, break: cut, stall, recorded, trace, comparison, damaged, continuation, crop })),
     })),
     summary: {
       files: results.length,
       calls: calls.length,
       breaks: calls.filter((call) => call.break !== null).length,
       stalls: calls.filter((call) => call.stall !== null).length,
+      continuations: calls.filter((call) => call.continuation?.action === 'continue').length,
+      crops: calls.filter((call) => call.crop !== null).length,
       disagreements: calls.filter((call) => call.comparison?.kind === 'disagree').length,
       cannotJudge: calls.filter((call) => call.comparison?.kind === 'cannot-judge').length,
       errors,
@@ -291,7 +295,7 @@ function humanReport(results, errors, sweep, configs) {
   let cannotJudge = 0
   for (const result of results) {
     out.push(`${result.file}  (${result.format}, ${result.calls.length} calls)`)
-    const rows = [['call', 'end', 'reasoning', 'text', 'tool', 'verdict', 'rule', 'side@at', 'repeated', 'recorded', '']]
+    const rows = [['call', 'end', 'reasoning', 'text', 'tool', 'verdict', 'rule', 'side@at', 'repeated', 'recorded', 'also', '']]
     for (const call of result.calls) {
       const comparison = call.comparison
       if (comparison?.kind === 'disagree') disagreements++
@@ -310,6 +314,7 @@ function humanReport(results, errors, sweep, configs) {
         call.break ? `${call.break.side}@${call.break.at}` : '-',
         call.break ? String(call.break.repeatedChars) : '-',
         recordedText(call.recorded, call.trace),
+        alsoText(call),
         [
           comparison === null ? '' : comparison.kind === 'disagree' ? `≠ ${comparison.message}` : `? ${comparison.message}`,
           call.damaged ? `damaged: ${call.damaged}` : '',
@@ -317,7 +322,7 @@ function humanReport(results, errors, sweep, configs) {
       ])
     }
     if (result.calls.length === 0) out.push('  (no model call read)')
-    else out.push(table(rows, [false, false, true, true, false, false, false, false, true, false, false]).map((line) => `  ${line}`).join('\n'))
+    else out.push(table(rows, [false, false, true, true, false, false, false, false, true, false, false, false]).map((line) => `  ${line}`).join('\n'))
     const skipped = Object.entries(result.skipped).filter(([type]) => type.startsWith('chunk:') || type.startsWith('stream:') || type === '(no type)')
     if (skipped.length) out.push(`  unknown chunks skipped: ${skipped.map(([type, count]) => `${type} ×${count}`).join(', ')}`)
     out.push('')
@@ -325,11 +330,13 @@ function humanReport(results, errors, sweep, configs) {
   const calls = results.reduce((sum, result) => sum + result.calls.length, 0)
   const breaks = results.reduce((sum, result) => sum + result.calls.filter((call) => call.break).length, 0)
   const stalls = results.reduce((sum, result) => sum + result.calls.filter((call) => call.stall).length, 0)
+  const continued = results.reduce((sum, result) => sum + result.calls.filter((call) => call.continuation?.action === 'continue').length, 0)
+  const cropped = results.reduce((sum, result) => sum + result.calls.filter((call) => call.crop).length, 0)
   const comparisons = [
     disagreements ? `, ${disagreements} disagreement(s) with the recorded plugin events` : '',
     cannotJudge ? `, ${cannotJudge} call(s) the replay cannot judge` : '',
   ].join('')
-  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s)${comparisons}`)
+  out.push(`Summary: ${results.length} file(s), ${calls} calls, ${breaks} break(s), ${stalls} stall(s), ${continued} continuation(s), ${cropped} crop(s)${comparisons}`)
   for (const [rule, count] of [...byRule].sort((a, b) => b[1] - a[1])) out.push(`  ${rule.padEnd(20)} ${count}`)
   if (disagreements) out.push('', ...NEXT_STEPS.disagree)
   if (cannotJudge) out.push('', ...NEXT_STEPS.cannotJudge)
@@ -357,6 +364,17 @@ function recordedText(recorded, trace) {
   // A log written with `journal: false`: only the plugin's traces in the messages say what it did.
   if (trace.side !== null || trace.notice?.includes(' / ')) return `cut by the plugin (no journal${trace.side === null ? '' : `: ${trace.side}`})`
   return `notice (no journal: ${trace.notice})`
+}
+
+/** The call's continuation and crop records: `continue 2`, `end 3`, `re-issue write_file`, `crop 2`. */
+function alsoText(call) {
+  const parts = []
+  if (call.continuation) {
+    parts.push(`${call.continuation.action} ${call.continuation.count}`)
+    if (call.continuation.cutToolCall) parts.push(`re-issue ${call.continuation.cutToolCall}`)
+  }
+  if (call.crop) parts.push(`crop ${call.crop.steps}`)
+  return parts.length ? parts.join(', ') : '-'
 }
 
 function table(rows, rightAligned) {

@@ -41,7 +41,7 @@ export type CompletedCallFinding =
  *   `aborted`, ...), or `undefined` when the stream never finished.
  * @returns true when the call ended by itself (any finish but `error` and `aborted`).
  */
-export function isJudgedFinish(finishKind: string | undefined): boolean {
+export function isJudgedFinish<Kind extends string>(finishKind: Kind | undefined): finishKind is Exclude<Kind, 'error' | 'aborted'> {
   return finishKind !== undefined && finishKind !== 'error' && finishKind !== 'aborted'
 }
 

@@ -11,6 +11,7 @@ import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
 import { SettingError, failSetting, shownValue } from '../detector/settings.ts'
 import type { DetectorConfig, DetectorSetting, DetectorSettingName } from '../detector/index.ts'
 import type { EscalateMode, EscalationSettings } from './escalation.ts'
+import type { CropSettings } from './step-crops.ts'
 
 /**
  * Plugin config. The detector thresholds (`reasoningCycleMinSpan`, `poolMinCoverage`, ...) are documented
@@ -38,6 +39,17 @@ export interface Config extends Partial<DetectorConfig> {
    * notices themselves are ordinary user messages and stay in the log either way.
    */
   journal?: boolean
+  /**
+   * Continue the turn after a call the output length limit cut (`max-tokens`) that is not a loop, at most
+   * this many times per user turn (default 3; 0 lets every such call end its turn, as DSH does).
+   */
+  maxContinuations?: number
+  /** Leave runs of identical completed steps out of later requests, keeping the first (default false). */
+  crop?: boolean
+  /** Identical completed steps in a row that are cropped, the first one kept (default 3). */
+  cropAfter?: number
+  /** At most this many steps left out by one crop, the most recent ones of the run (default 64). */
+  cropMaxSteps?: number
 }
 
 export interface ResolvedConfig {
@@ -45,6 +57,8 @@ export interface ResolvedConfig {
   escalation: EscalationSettings
   trimHistory: boolean
   journal: boolean
+  maxContinuations: number
+  crop: (CropSettings & { enabled: true }) | { enabled: false }
 }
 
 const ESCALATE_MODES: readonly EscalateMode[] = ['warn', 'steer', 'cancel']
@@ -76,6 +90,19 @@ const REACTION_FIELDS = {
     .description('Replace the repeated tail of a cut block with a short marker in what the model reads next (the raw chunks stay in the log).'),
   journal: Schema.boolean().default(true)
     .description('Record every reaction as a durable hook/result session event (DSH loads, resumes and forks such sessions).'),
+  // MiMo's autoContinueOutputLength allows 3: enough for an answer about four times the output limit.
+  maxContinuations: Schema.natural().default(3)
+    .description('Continuations per user turn after a call the output length limit cut (not a loop); 0 lets such a call end the turn as DSH does.'),
+  // Off: a cropped request is legal and its prefix stable, but it no longer equals the log's derivation,
+  // which DSH's agent-loop invariant requires of every request; see docs/continuation-and-crop.md#default.
+  crop: Schema.boolean().default(false)
+    .description('Leave runs of identical completed steps (same calls, arguments and results, or same text) out of every later request, keeping the first; the log keeps them.'),
+  // The StepJudge's repeated-step threshold: the crop lands together with its notice.
+  cropAfter: Schema.natural().min(2).default(3)
+    .description('Identical completed steps in a row that are cropped, the first one kept (at least 2).'),
+  // MiMo's loop_streak_recovery max_span.
+  cropMaxSteps: Schema.natural().min(1).default(64)
+    .description('At most this many steps left out by one crop: the most recent ones of the run.'),
 }
 
 type ReactionSettingName = keyof typeof REACTION_FIELDS
@@ -144,5 +171,7 @@ export function resolveConfig(config: Config = {}): ResolvedConfig {
     },
     trimHistory: valid.trimHistory,
     journal: valid.journal,
+    maxContinuations: valid.maxContinuations,
+    crop: valid.crop ? { enabled: true, cropAfter: valid.cropAfter, cropMaxSteps: valid.cropMaxSteps } : { enabled: false },
   }
 }

@@ -45,6 +45,42 @@ export interface LoopBreakerResumeEventData {
   step: number
 }
 
+/**
+ * A call the output length limit cut (`finish: max-tokens`) that was not a loop: `decision` `continue`
+ * (its finish was replaced and the turn continued with the continuation notice) or `end` (the cap was
+ * spent, the finish went to the agent loop and the turn ended as DSH ends it).
+ */
+export interface LoopBreakerContinueEventData {
+  turn: number
+  step: number
+  /** `continue` (the turn went on) or `end` (the cap was spent); the record's `decision` too. */
+  action: 'continue' | 'end'
+  /** Continuations in this user turn, this one included (for `end`: the ones used). */
+  count: number
+  /** The cap, `maxContinuations`. */
+  max: number
+  /** The tool call the limit cut inside its arguments, closed so it never ran, to be re-issued. */
+  cutToolCall?: { id: string; name: string }
+}
+
+/**
+ * Repeated steps left out of every request from this step on (see step-crops.ts): a resumed session
+ * reads these back and builds the same requests. The log keeps the messages.
+ */
+export interface LoopBreakerCropEventData {
+  /** The turn and step of the first request built without them. */
+  turn: number
+  step: number
+  /** First 16 hex digits of the SHA-256 of the repeated steps' shared identity. */
+  key: string
+  /** The streak's first step, kept. */
+  anchorId: string
+  /** How many steps this crop leaves out. */
+  steps: number
+  /** The ids of their assistant messages and tool results. */
+  messageIds: string[]
+}
+
 declare module '@deepseek-ai/dsh-session/types' {
   interface SessionEventMap {
     /**

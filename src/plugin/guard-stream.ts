@@ -1,10 +1,12 @@
 /**
- * The `llm/stream` wrapper for one model call: every chunk passes through unchanged and in order, every
+ * The `llm/stream` wrapper for one model call: every chunk passes through in order, every
  * reasoning, text and tool-call delta is fed to the call's detector, and on a trip the call is cut with an
  * ending that is legal by DSH's stream grammar (close every open block, then `finish {kind:'stop'}`), after
  * the upstream iterator is returned so the provider request really closes. It knows nothing about agents:
  * what a trip means is decided by `onTrip`, and what to do afterwards runs once the consumer has taken the
- * closing chunks. It fails open: if observing throws, the rest of the call streams on untouched.
+ * closing chunks. A `max-tokens` finish the plugin continues (`onComplete`) is replaced by a legal one, so
+ * the agent loop goes on instead of ending the turn (see docs/continuation-and-crop.md). It fails open: if
+ * observing throws, the rest of the call streams on untouched.
  */
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
 import { isJudgedFinish } from '../detector/index.ts'
@@ -31,6 +33,25 @@ export interface CompletedCall {
   toolCalls: Array<{ name: string; arguments: string }>
 }
 
+/**
+ * How a call that was not cut ended, for `onComplete`: its finish kind and, for a `max-tokens` finish, the
+ * tool call the length limit cut inside its arguments (the last tool call whose arguments do not parse).
+ */
+export interface CallEnd {
+  kind: 'stop' | 'tool-calls' | 'max-tokens'
+  cutToolCall: { id: string; name: string } | undefined
+}
+
+/**
+ * The plugin's answer to a completed call: what to run once the finish was delivered, and, for a
+ * `max-tokens` finish, the legal finish that replaces it so the agent loop continues the turn (a tool
+ * call the limit cut is then closed with `lengthMarker`, so it fails validation and never runs).
+ */
+export interface Completion {
+  after?: () => void
+  continueAs?: 'stop' | 'tool-calls'
+}
+
 /** The plugin's answer to a trip: cut (with what to do once the cut is delivered) or let the call run. */
 export type TripDecision = { cut: true; trimHistory: boolean; afterCut: () => void } | { cut: false }
 
@@ -41,8 +62,13 @@ export interface GuardHooks {
    * Runs when a call that was not cut ends with a non-error finish; what it returns runs once the
    * consumer has taken the finish.
    */
-  onComplete(call: CompletedCall): (() => void) | undefined
+  onComplete(call: CompletedCall, end: CallEnd): Completion | undefined
   marker: TrimMarker
+  /**
+   * The marker that ends the arguments of a tool call cut by the length limit when the call is continued
+   * (no quote in it, so the arguments never parse). Without it, tool-call ends are never held back.
+   */
+  lengthMarker?: string
   /** How much of the reasoning's end `onComplete` receives (the cross-call judge's window). */
   reasoningTailChars: number
   /** Fail-open report, when observing or reacting throws; after an observing failure the call is only passed through. */
@@ -66,18 +92,25 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
   let watching = true
   let upstreamDone = false
   let finished = false
-  /** After a cut: the closing chunks still to hand out. */
-  let closing: StreamChunk[] | undefined
+  /** Chunks to hand out before pulling upstream again: the closing chunks of a cut, or released held chunks. */
+  let queue: StreamChunk[] | undefined
+  /**
+   * A tool call's `block-end` whose arguments do not parse, and what followed it, held back until the
+   * finish: if the finish is `max-tokens` and the call is continued, that tool call is closed with the
+   * length marker. Providers end every block right before the finish, so this holds a few chunks.
+   */
+  let held: StreamChunk[] | undefined
   /** The plugin's reaction, run once the consumer has taken the last chunk (or stopped reading). */
   let after: (() => void) | undefined
 
   // Created once: a closure per chunk would be one more allocation on the hottest path.
-  const onResult = (result: IteratorResult<StreamChunk>): IteratorResult<StreamChunk> => {
+  const onResult = (result: IteratorResult<StreamChunk>): IteratorResult<StreamChunk> | Promise<IteratorResult<StreamChunk>> => {
     if (result.done) {
       upstreamDone = true
-      return finish()
+      if (held !== undefined) release([])
+      return queue === undefined ? finish() : guarded.next()
     }
-    if (watching) inspect(result.value)
+    if (watching && !inspect(result.value)) return guarded.next()
     return result
   }
   const onError = (error: unknown): never => {
@@ -89,10 +122,12 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
     [Symbol.asyncIterator]: () => guarded,
     next() {
       if (finished) return Promise.resolve(DONE)
-      if (closing !== undefined) {
-        const chunk = closing.shift()
-        return Promise.resolve(chunk === undefined ? finish() : { done: false, value: chunk })
+      if (queue !== undefined) {
+        const chunk = queue.shift()
+        if (queue.length === 0) queue = undefined
+        if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk })
       }
+      if (upstreamDone) return Promise.resolve(finish())
       return iterator.next().then(onResult, onError)
     },
     return() {
@@ -101,18 +136,77 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
   }
   return guarded
 
-  function inspect(chunk: StreamChunk) {
+  /** Observe the chunk; false when it is not to be handed out now (held back, or queued after others). */
+  function inspect(chunk: StreamChunk): boolean {
     try {
+      if (held !== undefined) {
+        if (chunk.type === 'finish') return end(chunk)
+        if (sideOfDelta(chunk) !== undefined) {
+          // More deltas: that tool call was not cut by the length limit. The held chunks go out first,
+          // then this one, then the closing chunks if it trips (the queue is empty while chunks are held).
+          const earlier = held
+          held = undefined
+          const closing = inspect(chunk) ? queue ?? [] : []
+          queue = [...earlier, chunk, ...closing]
+          return false
+        }
+      }
+      if (held === undefined && chunk.type === 'block-end' && hooks.lengthMarker !== undefined && isUnparsedToolCallEnd(chunk)) held = []
+      if (held !== undefined) {
+        observe(chunk)
+        held.push(chunk)
+        return false
+      }
+      if (chunk.type === 'finish') return end(chunk)
       const cut = observe(chunk)
-      if (cut === undefined) return
+      if (cut === undefined) return true
       closeUpstream()
       after = cut.afterCut
       const trim = cut.trimHistory ? { side: cut.trip.side, loopStart: cut.trip.loopStart } : undefined
-      closing = [...blocks.close(trim, hooks.marker), { type: 'finish', reason: { kind: 'stop' } } as StreamChunk]
+      queue = [...blocks.close(trim, hooks.marker), { type: 'finish', reason: { kind: 'stop' } } as StreamChunk]
+      return true
     } catch (error) {
       watching = false
       hooks.onFailure(error)
+      if (held === undefined) return true
+      release([chunk])
+      return false
     }
+  }
+
+  /** Queue the held chunks, then `more`, to be handed out in stream order. */
+  function release(more: StreamChunk[]) {
+    queue = [...(queue ?? []), ...(held ?? []), ...more]
+    held = undefined
+  }
+
+  /**
+   * The call's finish: the judges see the completed call, and a `max-tokens` finish the plugin continues
+   * is replaced by a legal one, the tool call the limit cut closed with the length marker.
+   */
+  function end(chunk: Extract<StreamChunk, { type: 'finish' }>): boolean {
+    watching = false
+    const kind = chunk.reason.kind
+    if (!isJudgedFinish(kind)) {
+      if (held === undefined) return true
+      release([chunk])
+      return false
+    }
+    const cutToolCall = kind === 'max-tokens' ? lastUnparsedToolCall(held) : undefined
+    const completion = hooks.onComplete(completed, { kind, cutToolCall: cutToolCall && { id: cutToolCall.id, name: cutToolCall.name } })
+    after = completion?.after
+    const continueAs = kind === 'max-tokens' ? completion?.continueAs : undefined
+    if (continueAs === undefined) {
+      if (held === undefined) return true
+      release([chunk])
+      return false
+    }
+    const closed = (held ?? []).map((held) => held.type === 'block-end' && held.block === cutToolCall
+      ? { ...held, block: { ...cutToolCall, arguments: cutToolCall.arguments + hooks.lengthMarker } } as StreamChunk
+      : held)
+    held = undefined
+    queue = [...(queue ?? []), ...closed, { type: 'finish', reason: { kind: continueAs } } as StreamChunk]
+    return false
   }
 
   function finish(): IteratorReturnResult<undefined> {
@@ -139,11 +233,6 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
     const text = side === undefined ? '' : deltaText(chunk)
     blocks.observe(chunk, side, text)
     if (chunk.type === 'block-end') collect(chunk.block)
-    if (chunk.type === 'finish') {
-      watching = false
-      if (isJudgedFinish(chunk.reason.kind)) after = hooks.onComplete(completed)
-      return undefined
-    }
     if (side === undefined || text.length === 0) return undefined
     const trip = hooks.detector.push(side, text)
     if (trip === undefined || !blocks.closable()) return undefined
@@ -176,6 +265,32 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
     } catch {
       // A synchronous throw from return() leaves nothing to close.
     }
+  }
+}
+
+type ToolCallBlock = { type: 'tool-call'; id: string; name: string; arguments: string }
+
+/** Whether the chunk ends a tool call whose arguments are not JSON (cut by a length limit, or malformed). */
+function isUnparsedToolCallEnd(chunk: StreamChunk): boolean {
+  return chunk.type === 'block-end' && chunk.block.type === 'tool-call' && !parses((chunk.block as ToolCallBlock).arguments)
+}
+
+function lastUnparsedToolCall(held: StreamChunk[] | undefined): ToolCallBlock | undefined {
+  for (let i = (held?.length ?? 0) - 1; i >= 0; i--) {
+    const chunk = held![i]!
+    if (isUnparsedToolCallEnd(chunk)) return (chunk as Extract<StreamChunk, { type: 'block-end' }>).block as ToolCallBlock
+  }
+  return undefined
+}
+
+/** rc.8 reads empty arguments as `{}` (dsh-agent-loop `parseArguments`), so they parse too. */
+function parses(json: string): boolean {
+  if (json === '') return true
+  try {
+    JSON.parse(json)
+    return true
+  } catch {
+    return false
   }
 }
 

@@ -3,13 +3,15 @@
  * waterfall, cuts a call whose reasoning, reply or tool arguments fall into a repetition loop (a legal
  * ending, the repeated tail trimmed out of what the model reads next), tells the model in the user's
  * language to carry on differently, and escalates per agent from remind to replan to cancelling the turn.
- * The cross-call and cross-step judges feed the same ladder. Every reaction is a durable session event
- * and one log line the user sees on stderr (visible-log.ts). It never breaks a turn by itself: whatever throws inside it leaves the call
+ * The cross-call and cross-step judges feed the same ladder. A call cut by the output length limit that is
+ * not a loop is continued, and (opt-in) repeated steps are cropped from later requests (see
+ * docs/continuation-and-crop.md). Every reaction is a durable session event and one log line the user
+ * sees on stderr (visible-log.ts). It never breaks a turn by itself: whatever throws inside it leaves the call
  * streaming untouched. Session-title and compaction calls are not guarded. Semantics and the exact texts
  * the model sees are in the README.
  */
 import type { Context } from '@deepseek-ai/cordis'
-import { isAgentLoopRequest } from '@deepseek-ai/dsh-llm'
+import { isAgentLoopRequest, markAgentLoopRequest } from '@deepseek-ai/dsh-llm'
 import type { GenerateOptions, StreamChunk, UserMessage } from '@deepseek-ai/dsh-llm'
 import { CompletedCallJudges, StreamDetector } from '../detector/index.ts'
 import type { DetectorConfig, Trip } from '../detector/index.ts'
@@ -18,25 +20,33 @@ import type { Config as LoopBreakerConfig } from './config.ts'
 import { Escalation } from './escalation.ts'
 import type { Reaction } from './escalation.ts'
 import { guardStream } from './guard-stream.ts'
-import type { CallDetector, CompletedCall, TripDecision } from './guard-stream.ts'
-import { chosenLocale, createNotice, localeOfText, reactionLine, resolveLocale, resumeLine, trimMarker } from './messages.ts'
+import type { CallDetector, CallEnd, CompletedCall, Completion, TripDecision } from './guard-stream.ts'
+import {
+  chosenLocale, continuationLine, createContinuationNotice, createNotice, cropLine, lengthMarker, localeOfText, reactionLine, resolveLocale,
+  resumeLine, trimMarker,
+} from './messages.ts'
 import type { Finding, Locale } from './messages.ts'
-import { journalEvent } from '../journal.ts'
+import { JOURNAL_EVENT_TYPE, journalEvent, readJournalRecord } from '../journal.ts'
 import { isUserSource } from '../message-source.ts'
 import { sayRejectedEdits } from '../checked-schema.ts'
 import { LOGGER_NAME, exportOwnLogLines } from './visible-log.ts'
 import type { LineWriter } from './visible-log.ts'
 import type { JournalRecordKind } from '../journal.ts'
-import type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
+import { StepCrops } from './step-crops.ts'
+import type {
+  LoopBreakerBreakEventData, LoopBreakerContinueEventData, LoopBreakerCropEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData,
+} from './events.ts'
 
 export { Config, ConfigFields } from './config.ts'
 export type { EscalateMode, Action } from './escalation.ts'
-export type { LoopBreakerBreakEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData } from './events.ts'
+export type {
+  LoopBreakerBreakEventData, LoopBreakerContinueEventData, LoopBreakerCropEventData, LoopBreakerResumeEventData, LoopBreakerStallEventData,
+} from './events.ts'
 export { noticeText, trimMarker, localeOfText } from './messages.ts'
 export type { Locale, Finding, Tone } from './messages.ts'
 
 export const name = 'loop-breaker'
-export const inject = ['agents']
+export const inject = ['agents', 'llm']
 
 /** The cancel cause a persisting loop ends its turn with. */
 export const CANCEL_CAUSE = Object.freeze({ kind: 'hook', reason: 'repetition-loop' } as const)
@@ -67,6 +77,8 @@ interface AgentState {
   spoken: Locale | undefined
   /** The resume notice sent after a cancel, until it enters a step (then the resume is recorded). */
   resume: { noticeId: string; cancelledTurn: number } | undefined
+  /** Calls cut by the output length limit that were continued in this user turn. */
+  continuations: number
 }
 
 export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: LoopBreakerInternals = {}): void {
@@ -76,6 +88,10 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   exportOwnLogLines(ctx as any, internals.writeLine)
   sayRejectedEdits(ctx as any, name, internals.writeLine)
   const states = new WeakMap<object, AgentState>()
+  /** Per agent, kept across user turns: a crop holds for the whole session. */
+  const crops = new WeakMap<object, StepCrops>()
+  /** Requests this plugin built without the cropped steps: they pass the crop listener untouched. */
+  const croppedRequests = new WeakSet<object>()
   let disposed = false
   ;(ctx as any).effect(() => () => {
     disposed = true
@@ -90,6 +106,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       pending: [],
       spoken: previous?.spoken,
       resume: previous?.resume,
+      continuations: 0,
     }
   }
 
@@ -140,6 +157,54 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return { ...decision, messages: [...decision.messages, ...pending] }
   })
 
+  /** The agent's crops, read back from its log the first time (a resumed session rebuilds them there). */
+  function cropsOf(agent: any): StepCrops {
+    let agentCrops = crops.get(agent)
+    if (agentCrops !== undefined) return agentCrops
+    agentCrops = new StepCrops()
+    for (const event of agent.session.events) {
+      if (event.type !== JOURNAL_EVENT_TYPE) continue
+      const found = readJournalRecord(event.type, event.data)
+      if (found?.name === 'loop-breaker/crop' && Array.isArray(found.data.messageIds)) agentCrops.add(found.data.messageIds as string[])
+    }
+    crops.set(agent, agentCrops)
+    return agentCrops
+  }
+
+  // The request's messages come from the session log (dsh-agent-loop `buildRequest`), and no rc.8 hook
+  // rewrites them: `agent/request` proposes only the call config, and `llm/stream`'s `next()` ignores its
+  // arguments. So the outermost listener (prepend) answers a request that needs a crop with a new call,
+  // built without the cropped messages and marked as an agent-loop request, through the whole
+  // `llm/stream` chain again; that second pass goes through here untouched. Every other listener, the
+  // guard below and the grammar checker included, sees only the cropped request, once.
+  ctx.on('llm/stream' as any, (options: GenerateOptions, next: () => AsyncIterable<StreamChunk>) => {
+    const crop = resolved.crop
+    if (!crop.enabled || croppedRequests.has(options) || !isAgentLoopRequest(options)) return next()
+    let agent: any
+    let request: GenerateOptions
+    try {
+      agent = (ctx as any).agents.get(options.sessionId)
+      if (agent === undefined) return next()
+      const agentCrops = cropsOf(agent)
+      const found = agentCrops.detect(options.messages, crop)
+      if (found !== undefined) {
+        agentCrops.add(found.messageIds)
+        const state = stateOf(agent)
+        const event: LoopBreakerCropEventData = { turn: state.turn, step: state.step, ...found }
+        record(agent, 'crop', 'crop', event, cropLine(localeOf(state), event, { steps: found.steps, messages: found.messageIds.length }))
+      }
+      const messages = agentCrops.apply(options.messages)
+      if (messages === undefined) return next()
+      // The messages are frozen already (the session's own); freezing the new arrays is enough.
+      request = markAgentLoopRequest(Object.freeze({ ...options, messages: Object.freeze(messages) }) as GenerateOptions)
+      croppedRequests.add(request)
+    } catch (error) {
+      failOpen(agent, error)
+      return next()
+    }
+    return (ctx as any).llm.stream(request)
+  }, { prepend: true })
+
   ctx.on('llm/stream' as any, (options: GenerateOptions, next: () => AsyncIterable<StreamChunk>) => {
     if (!isAgentLoopRequest(options)) return next()
     let agent: any
@@ -160,8 +225,9 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       detector,
       marker: (removedChars) => trimMarker(localeOf(state), removedChars),
       reasoningTailChars: resolved.detector.callJudgeWindowChars,
+      ...resolved.maxContinuations > 0 ? { lengthMarker: lengthMarker(localeOf(state)) } : {},
       onTrip: (trip) => onTrip(agent, state, trip),
-      onComplete: (call) => onComplete(agent, state, call, previousResults),
+      onComplete: (call, end) => onComplete(agent, state, call, end, previousResults),
       onFailure: (error) => failOpen(agent, error),
     })
   })
@@ -184,11 +250,11 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }
   }
 
-  function onComplete(agent: any, state: AgentState, call: CompletedCall, previousResults: unknown[]): (() => void) | undefined {
+  function onComplete(agent: any, state: AgentState, call: CompletedCall, end: CallEnd, previousResults: unknown[]): Completion | undefined {
     const verdict = state.judges.observe({ ...call, previousResults })
     if (verdict === undefined) {
       state.escalation.settle()
-      return undefined
+      return end.kind === 'max-tokens' ? continueAfterLengthLimit(agent, state, call, end) : undefined
     }
     const finding: Extract<Finding, { kind: 'stall' }> = { kind: 'stall', ...verdict }
     const reaction = state.escalation.react()
@@ -197,7 +263,35 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     }
     record(agent, 'stall', reaction.action, event, reactionLine(localeOf(state), finding, event, reaction))
     if (reaction.action === 'observe') return undefined
-    return () => react(agent, state, finding, reaction)
+    return { after: () => react(agent, state, finding, reaction) }
+  }
+
+  /**
+   * A call the output length limit cut, with no loop found in it (a tripped call was cut by the detector
+   * before its finish, and a stalled one gets the judges' reaction instead): continue the turn with the
+   * continuation notice, up to the per-turn cap; past it, the finish ends the turn as DSH ends it.
+   */
+  function continueAfterLengthLimit(agent: any, state: AgentState, call: CompletedCall, end: CallEnd): Completion | undefined {
+    // Only a running turn can go on; a steer into an idle agent would start a new one.
+    if (agent.status !== 'running') return undefined
+    const max = resolved.maxContinuations
+    const locale = localeOf(state)
+    const continued = state.continuations < max
+    if (continued) state.continuations++
+    const event: LoopBreakerContinueEventData = {
+      turn: state.turn, step: state.step, action: continued ? 'continue' : 'end', count: state.continuations, max, ...end.cutToolCall === undefined ? {} : { cutToolCall: end.cutToolCall },
+    }
+    const line = continuationLine(locale, event, { continued, count: state.continuations, max, cutToolCall: end.cutToolCall?.name })
+    record(agent, 'continue', event.action, event, line)
+    if (!continued) return undefined
+    // A call with whole tool calls goes on by their results; the notice is for text cut mid-way, or for
+    // a cut tool call (closed so it fails validation) that must be issued again.
+    const hasWholeToolCalls = call.toolCalls.length > (end.cutToolCall === undefined ? 0 : 1)
+    const notice = end.cutToolCall !== undefined || !hasWholeToolCalls ? createContinuationNotice(locale, end.cutToolCall?.name) : undefined
+    return {
+      continueAs: call.toolCalls.length > 0 ? 'tool-calls' : 'stop',
+      ...notice === undefined ? {} : { after: () => agent.steer(notice) },
+    }
   }
 
   /** Carry out a reaction once the call that caused it has been delivered to the agent loop. */

@@ -24,6 +24,30 @@ export type Tone = 'remind' | 'replan' | 'resume'
 
 const PREFIX = '[loop-breaker]'
 
+/**
+ * The notice after a call the output length limit cut in its reply or reasoning: carry on from the exact
+ * point, never start over (a restart re-spends the length budget on text the model already wrote).
+ */
+const CONTINUE_TEXT: Record<Locale, string> = {
+  en: 'Your previous output was cut off by the output length limit. Continue exactly where it stopped, starting with the next character; do not repeat or summarise what you already wrote.',
+  zh: '你上一次的输出因达到输出长度上限被截断。请从中断处紧接着继续，直接写出下一个字符；不要重复或概括已经写过的内容。',
+}
+
+/**
+ * The notice after the limit cut a tool call inside its arguments: the half call was not run, and its
+ * JSON cannot be continued in a new message, so the whole call is to be issued again (shorter if it can be).
+ */
+const REISSUE_TOOL_CALL: Record<Locale, (tool: string) => string> = {
+  en: (tool) => `Your previous output was cut off by the output length limit inside the arguments of the ${tool} tool call, so that call was not run. Issue the whole ${tool} call again with complete arguments (split the work into smaller calls if the arguments are long); do not try to continue the half-written arguments.`,
+  zh: (tool) => `你上一次的输出在 ${tool} 工具调用的参数中途因达到输出长度上限被截断，该调用没有执行。请重新发出完整的 ${tool} 调用（参数很长时拆成几次较小的调用）；不要试图接着写那半截参数。`,
+}
+
+/** The marker that ends the arguments of a tool call the length limit cut (no quote: never parses as JSON). */
+const LENGTH_MARKER: Record<Locale, string> = {
+  en: ' …[loop-breaker: cut by the output length limit]',
+  zh: ' ……[loop-breaker：因输出长度上限在此截断]',
+}
+
 const SIDE: Record<Locale, Record<Side, string>> = {
   en: { reasoning: 'reasoning', text: 'reply', tool: 'tool-call arguments' },
   zh: { reasoning: '思考过程', text: '回复', tool: '工具调用参数' },
@@ -224,4 +248,46 @@ export function localeOfText(text: string): Locale | undefined {
 /** The notice language: the user's explicit choice, else the language of their own messages, else Chinese. */
 export function resolveLocale(chosen: Locale | undefined, spoken: Locale | undefined): Locale {
   return chosen ?? spoken ?? 'zh'
+}
+
+/** The notice that continues a turn after a call the output length limit cut. */
+export function createContinuationNotice(locale: Locale, cutToolCall: string | undefined): UserMessage {
+  const text = cutToolCall === undefined ? CONTINUE_TEXT[locale] : REISSUE_TOOL_CALL[locale](cutToolCall)
+  const summary = locale === 'en'
+    ? `loop-breaker continue: ${cutToolCall === undefined ? 'output length limit' : `re-issue ${cutToolCall}`}`
+    : `loop-breaker continue：${cutToolCall === undefined ? '输出长度上限' : `重新发出 ${cutToolCall}`}`
+  return createUserMessage({
+    content: [{ type: 'text', text: `${PREFIX} ${text}` }],
+    source: { kind: 'plugin', plugin: 'loop-breaker', form: 'notice', summary: summary.slice(0, SUMMARY_MAX) },
+  } as any)
+}
+
+/** The marker that ends the arguments of a tool call the output length limit cut, when the turn continues. */
+export function lengthMarker(locale: Locale): string {
+  return LENGTH_MARKER[locale]
+}
+
+/**
+ * The line the user sees for a call that hit the output length limit: continued (the count so far and
+ * the cap), or left to end the turn because the cap is spent.
+ */
+export function continuationLine(locale: Locale, where: { turn: number; step: number }, continuation: { continued: boolean; count: number; max: number; cutToolCall?: string }): string {
+  const { continued, count, max, cutToolCall } = continuation
+  if (locale === 'en') {
+    const what = continued
+      ? `continued the turn (${count} of ${max})${cutToolCall === undefined ? '' : `; the cut ${cutToolCall} call was not run and is to be re-issued`}`
+      : `${max} continuations used, the turn ends`
+    return `${PREFIX} the output length limit cut the call at turn ${where.turn} step ${where.step}; ${what}.`
+  }
+  const what = continued
+    ? `已继续本轮（第 ${count} 次，上限 ${max} 次）${cutToolCall === undefined ? '' : `；被截断的 ${cutToolCall} 调用没有执行，已要求重新发出`}`
+    : `已用完 ${max} 次续写，本轮结束`
+  return `${PREFIX} 第 ${where.turn} 轮第 ${where.step} 步：输出达到长度上限被截断；${what}。`
+}
+
+/** The line the user sees when repeated steps are left out of every later request. */
+export function cropLine(locale: Locale, where: { turn: number; step: number }, crop: { steps: number; messages: number }): string {
+  return locale === 'en'
+    ? `${PREFIX} ${crop.steps} repeated step(s) (${crop.messages} messages) are left out of every later request from turn ${where.turn} step ${where.step} on; the session log keeps them.`
+    : `${PREFIX} 第 ${where.turn} 轮第 ${where.step} 步起，之后的每次请求都略去 ${crop.steps} 个重复步骤（${crop.messages} 条消息）；会话日志仍完整保留。`
 }

@@ -40,6 +40,10 @@ export interface AnalyzedCall {
   trace: CutTrace | null
   /** How the replay compares with what the plugin recorded or left; null when they agree or there is nothing to compare. */
   comparison: Comparison | null
+  /** The call hit the output length limit: continued (`continue`, the count so far) or left to end the turn (`end`). */
+  continuation: { action: string; count: number; cutToolCall: string | null } | null
+  /** Repeated steps this call's request was first built without (see docs/continuation-and-crop.md). */
+  crop: { steps: number; messages: number } | null
 }
 
 /** What a cut leaves in a call's messages, for a log written without the journal. */
@@ -241,8 +245,25 @@ function describe(call: SessionCall, verdict: CallVerdict, pluginActive: boolean
     trace: call.trimmed === undefined && notice === null
       ? null
       : { side: call.trimmed?.side ?? null, removedChars: call.trimmed?.removedChars ?? null, notice },
+    continuation: continuationOf(call.recorded),
+    crop: cropOf(call.recorded),
   }
   return { ...described, comparison: disagreement(described, pluginActive) }
+}
+
+function continuationOf(events: PluginEvent[]): AnalyzedCall['continuation'] {
+  const data = events.find((event) => event.type === 'loop-breaker/continue')?.data as Record<string, any> | undefined
+  if (data === undefined) return null
+  return { action: String(data.action), count: Number(data.count), cutToolCall: typeof data.cutToolCall?.name === 'string' ? data.cutToolCall.name : null }
+}
+
+function cropOf(events: PluginEvent[]): AnalyzedCall['crop'] {
+  const crops = events.filter((event) => event.type === 'loop-breaker/crop').map((event) => event.data as Record<string, any>)
+  if (crops.length === 0) return null
+  return {
+    steps: crops.reduce((sum, data) => sum + Number(data.steps), 0),
+    messages: crops.reduce((sum, data) => sum + (Array.isArray(data.messageIds) ? data.messageIds.length : 0), 0),
+  }
 }
 
 function recordedOf(events: PluginEvent[]): AnalyzedCall['recorded'] {

@@ -20,6 +20,9 @@
 #      HTTP calls its browser UI makes, test/e2e/web-session.mjs) the session's history, a new prompt
 #      whose turn completes, and a fork; the same session as 0.1.0 logged it is refused by rc.8
 #      (SessionFormatUnsupportedError), repaired by tools/repair-session.mjs, and usable again.
+#   14–15. flow "continue-crop" (its own scripted model, test/e2e/continue-crop-model.mjs): identical steps
+#      are cropped from the next request and an answer cut by max-tokens is continued; the analyzer
+#      reports both and the session resumes with the crop rebuilt (test/e2e/check-continue-crop.mjs).
 # Runs under Node >= 22.15 (`npm run e2e` puts Node 22 first on PATH). Every step is logged; any broken
 # step stops the script with a non-zero exit and says which step and why. The temporary DSH_HOME is
 # removed at the end unless KEEP=1.
@@ -368,3 +371,51 @@ export DSH_HOME=$tuned_home
 # ── 13. a mistake in a live edit leaves a running dsh up ────────────────────────────────────────────
 step "13. live edit: mistakes in the web profile's patch leave a running dsh web up on its previous config"
 run bash "$e2e/live-config.sh" "$tarball" "$work/live-config"
+
+# ── 14–15. continuation after max-tokens and a crop (their own scripted model) ────────────────────────
+# A separate flow: a model (test/e2e/continue-crop-model.mjs) that repeats one identical tool step until
+# the plugin's step judge speaks, then writes an answer the output length limit cuts. With `crop: true`
+# in an overlay, the plugin leaves the repeated steps out of the next request and continues the cut
+# answer; the headless run prints the continued rest. Then the session is analyzed and resumed.
+step "14. flow continue-crop: three identical steps cropped, a max-tokens answer continued"
+continue_crop_patch="$work/continue-crop.patch.yml"
+cat >"$continue_crop_patch" <<EOF
+# The continue-crop model (no network) as the default model, and the crop turned on.
+- insert:
+    - id: e2e-continue-crop-model
+      name: $e2e/continue-crop-model.mjs
+- id: agent-default-model
+  config:
+    provider: e2e-continue-crop
+    model: e2e-continue-crop
+- id: loop-breaker
+  config:
+    crop: true
+EOF
+cat "$continue_crop_patch"
+answer_rest=$(cd "$e2e" && node -e 'import("./continue-crop-script.mjs").then((m) => process.stdout.write(m.ANSWER_REST))')
+mkdir -p "$work/continue-crop"
+started=$SECONDS
+status=0
+continue_crop_command=(dsh --profile "$PROFILE" --patch "$hmr_patch" --patch "$continue_crop_patch" "$TASK")
+say "in $work/continue-crop, bounded by timeout ${RUN_TIMEOUT_SECONDS}s:"
+show "${continue_crop_command[@]}"
+(cd "$work/continue-crop" && timeout "$RUN_TIMEOUT_SECONDS" "${continue_crop_command[@]}" \
+  >"$work/continue-crop.stdout" 2>"$work/continue-crop.stderr") || status=$?
+say "exit status $status after $((SECONDS - started))s; stdout:"
+cat "$work/continue-crop.stdout"
+if [ -s "$work/continue-crop.stderr" ]; then
+  say "stderr (last 40 lines):"
+  tail -n 40 "$work/continue-crop.stderr"
+fi
+[ "$status" = 0 ] || fail "dsh exited with $status"
+[ "$(cat "$work/continue-crop.stdout")" = "$answer_rest" ] ||
+  fail "dsh printed something other than the continued rest of the answer: expected \"$answer_rest\""
+
+step "15. flow continue-crop: analyze-session reports the continuation and the crop; the session resumes"
+continue_crop_session=$(session_of continue-crop)
+say "session log: $continue_crop_session"
+run node "$installed/tools/analyze-session.mjs" "$continue_crop_session"
+run node "$installed/tools/analyze-session.mjs" --json "$continue_crop_session" >"$work/continue-crop.analysis.json"
+run node "$e2e/check-continue-crop.mjs" "$work/continue-crop.analysis.json" "$DSH_HOME/sessions" \
+  "$(basename "$(dirname "$continue_crop_session")")" "$work/continue-crop"

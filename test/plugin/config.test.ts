@@ -6,7 +6,10 @@ import { ConfigFields, resolveConfig } from '../../src/plugin/config.ts'
 import { textAnswer } from '../support/host.ts'
 import { createGuardedHost } from '../support/loop-breaker.ts'
 
-const REACTION_DEFAULTS = { escalate: 'cancel', maxBreaksPerTurn: 3, maxFires: 6, resumeAfterBreak: false, trimHistory: true, journal: true }
+const REACTION_DEFAULTS = {
+  escalate: 'cancel', maxBreaksPerTurn: 3, maxFires: 6, resumeAfterBreak: false, trimHistory: true, journal: true,
+  maxContinuations: 3, crop: false, cropAfter: 3, cropMaxSteps: 64,
+}
 
 const fields = (ConfigFields as any).dict as Record<string, any>
 
@@ -56,6 +59,8 @@ describe('loop-breaker Config', () => {
     ['unknown key, nothing close', { colour: 'red' }, `loop-breaker: colour is not a setting, the package's cordis.patch.yml lists every setting (got colour: "red")`],
     ['bad enum', { escalate: 'explode' }, `loop-breaker: escalate must be 'warn', 'steer' or 'cancel' (got "explode")`],
     ['wrong type, boolean', { trimHistory: 'yes' }, 'loop-breaker: trimHistory must be true or false (got "yes")'],
+    ['negative continuation cap', { maxContinuations: -1 }, 'loop-breaker: maxContinuations must be an integer >= 0 (got -1)'],
+    ['a crop of one step', { crop: true, cropAfter: 1 }, 'loop-breaker: cropAfter must be an integer >= 2 (got 1)'],
     ['wrong type, number', { textCycleMinSpan: '512' }, 'loop-breaker: textCycleMinSpan must be a finite number (got "512")'],
     ['wrong type, the whole config', [512], 'loop-breaker: config must be a mapping of settings (got [512])'],
   ])('%s: one line naming the row, the field, what is allowed and the value', (_kind, config, line) => {

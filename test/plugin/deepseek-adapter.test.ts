@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { performance } from 'node:perf_hooks'
 import {
-  answerEvents, createDeepSeekHost, reasoningChunk, sse, sseForever, startDeepSeekServer,
+  answerEvents, contentChunk, createDeepSeekHost, finishChunk, reasoningChunk, sse, sseForever, startDeepSeekServer, toolCallChunk, usageChunk,
 } from '../support/deepseek-server.ts'
 import type { DeepSeekServer } from '../support/deepseek-server.ts'
 import { STREAM_GRAMMAR, eventsOf, loopBreakerPlugin } from '../support/loop-breaker.ts'
 import { readJournalRecord } from '../../src/journal.ts'
+import { READ_FILE } from '../support/read-steps.ts'
 
 const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -50,6 +51,47 @@ describe('the real DeepSeek adapter against a local SSE server', () => {
     const messages = server.requests[1]!.body.messages
     expect(messages.at(-1).content).toContain('its reasoning fell into a repetition loop')
     expect(eventsOf(agent, 'assistant/message').at(-1).message.content.at(-1).text).toBe('Patched the bracket counter.')
+    expect(server.errors).toEqual([])
+  })
+
+  it('continues a call that finish_reason "length" cut inside a tool call: the half call never runs, the model re-issues it', async () => {
+    const server: DeepSeekServer = await startDeepSeekServer(async ({ request, res }) => {
+      if (request.index === 0) {
+        await sse(res, [
+          contentChunk('I will read the guide.'),
+          toolCallChunk({ index: 0, id: 'call-cut', name: 'read_file', arguments: '{"path":"docs/' }),
+          toolCallChunk({ index: 0, arguments: 'migration-gu' }),
+          finishChunk('length'),
+          usageChunk(10, 4096),
+          '[DONE]',
+        ])
+      } else if (request.index === 1) {
+        await sse(res, [toolCallChunk({ index: 0, id: 'call-whole', name: 'read_file', arguments: '{"path":"docs/migration-guide.md"}' }), finishChunk('tool_calls'), usageChunk(10, 9), '[DONE]'])
+      } else {
+        await sse(res, answerEvents('The guide says to move the settings first.'))
+      }
+    })
+    cleanups.push(() => server.close())
+    const host = await createDeepSeekHost(server, { before: STREAM_GRAMMAR, after: [[loopBreakerPlugin(), {}]] })
+    cleanups.push(() => host.dispose())
+    ;(host.ctx as any).tools.register(READ_FILE)
+    const agent = host.createAgent()
+    await host.ask(agent, 'What does the migration guide say first?')
+
+    expect(eventsOf(agent, 'loop-breaker/continue')).toEqual([
+      { turn: 1, step: 1, action: 'continue', count: 1, max: 3, cutToolCall: { id: 'call-cut', name: 'read_file' } },
+    ])
+    const results = eventsOf(agent, 'tool/result')
+    expect(results.map((result) => result.message.content[0].isError)).toEqual([true, false])
+    expect(results[1].message.content[0].content).toEqual([{ type: 'text', text: 'contents of docs/migration-guide.md' }])
+    // On the wire: the cut call with the length marker, its failed result, then the notice.
+    const [, second] = server.requests
+    const messages = second!.body.messages
+    const cut = messages.find((message: any) => message.tool_calls?.[0]?.id === 'call-cut')
+    expect(cut.tool_calls[0].function.arguments).toBe('{"path":"docs/migration-gu …[loop-breaker: cut by the output length limit]')
+    expect(messages.at(-1).content).toContain('Issue the whole read_file call again')
+    expect(server.requests).toHaveLength(3)
+    expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'completed' } }])
     expect(server.errors).toEqual([])
   })
 })

@@ -4,20 +4,11 @@ import { ciStatusTool } from '../support/ci-status-tool.ts'
 import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createGuardedHost, eventsOf, lastMessageText, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
+import { READ_FILE } from '../support/read-steps.ts'
 
 const hosts: Array<{ dispose(): Promise<void> }> = []
 afterEach(async () => {
   for (const host of hosts.splice(0)) await host.dispose()
-})
-
-const READ_FILE = defineTool({
-  name: 'read_file',
-  description: 'Read a file.',
-  parameters: { path: { type: 'string', required: true } },
-  output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text' as const, text: value }] },
-  async execute(args: { path: string }) {
-    return `contents of ${args.path}`
-  },
 })
 
 /** Long reasoning that never repeats itself inside one call (numbered, varied sentences). */

@@ -48,8 +48,11 @@ export type BlockScript =
   | { type: 'reasoning' | 'text'; deltas: string[] }
   | { type: 'tool-call'; id: string; name: string; deltas: string[] }
 
-/** A legal stream of the blocks one after another, ending with `finish` (default `stop`, or `tool-calls`). */
-export async function* streamBlocks(blocks: BlockScript[], options: { signal?: AbortSignal; onReturn?: () => void } = {}): AsyncIterable<StreamChunk> {
+/**
+ * A legal stream of the blocks one after another, ending with `finish` (default `stop`, or `tool-calls`;
+ * `finish: 'max-tokens'` ends it as a provider does when the output length limit cut it).
+ */
+export async function* streamBlocks(blocks: BlockScript[], options: { signal?: AbortSignal; onReturn?: () => void; finish?: 'max-tokens' } = {}): AsyncIterable<StreamChunk> {
   let finished = false
   try {
     for (const [index, block] of blocks.entries()) {
@@ -67,7 +70,7 @@ export async function* streamBlocks(blocks: BlockScript[], options: { signal?: A
       } as StreamChunk
     }
     const hasTool = blocks.some((block) => block.type === 'tool-call')
-    yield { type: 'finish', reason: { kind: hasTool ? 'tool-calls' : 'stop' } } as StreamChunk
+    yield { type: 'finish', reason: { kind: options.finish ?? (hasTool ? 'tool-calls' : 'stop') } } as StreamChunk
     finished = true
   } finally {
     if (!finished) options.onReturn?.()

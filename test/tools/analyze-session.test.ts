@@ -28,8 +28,8 @@ describe('analyze-session --json', () => {
     expect(code).toBe(0)
     expect(Object.keys(document)).toEqual(['files', 'summary'])
     expect(Object.keys(document.files[0])).toEqual(['file', 'format', 'calls'])
-    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded', 'trace', 'comparison', 'damaged'])
-    expect(document.summary).toEqual({ files: 2, calls: document.files[0].calls.length + 5, breaks: 1, stalls: 0, disagreements: 0, cannotJudge: 0, errors: [] })
+    expect(Object.keys(document.files[0].calls[0])).toEqual(['turn', 'step', 'attempt', 'reasoningChars', 'textChars', 'toolCalls', 'break', 'stall', 'recorded', 'trace', 'comparison', 'damaged', 'continuation', 'crop'])
+    expect(document.summary).toEqual({ files: 2, calls: document.files[0].calls.length + 5, breaks: 1, stalls: 0, continuations: 0, crops: 0, disagreements: 0, cannotJudge: 0, errors: [] })
     expect(document.files.map((file: any) => [file.file, file.format])).toEqual([[loop, 'rc.8'], [work, 'rc.8']])
   })
 
@@ -92,12 +92,12 @@ describe('analyze-session human output', () => {
     expect(stdout).toContain(`${loop}  (rc.8, 2 calls)`)
     expect(stdout).toMatch(/call\s+end\s+reasoning\s+text\s+tool\s+verdict\s+rule\s+side@at\s+repeated\s+recorded/)
     // The live plugin cut this call where the replay trips, and steered the model: no disagreement.
-    const [, at] = /1\.1\s+stop\s+\d+\s+0\s+-\s+break\s+phrase-pool\s+reasoning@(\d+)\s+\d+\s+remind \(phrase-pool reasoning@(\d+)\)\n/.exec(stdout)!
+    const [, at] = /1\.1\s+stop\s+\d+\s+0\s+-\s+break\s+phrase-pool\s+reasoning@(\d+)\s+\d+\s+remind \(phrase-pool reasoning@(\d+)\)\s+-\n/.exec(stdout)!
     expect(stdout).toContain(`remind (phrase-pool reasoning@${at})`)
     expect(stdout).not.toContain('≠')
     expect(stdout).toMatch(/1\.2\s+stop\s+0\s+100\s+-\s+ok/)
     expect(stdout).toMatch(/2\.1 #2\s+stop/)
-    expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\)\n\s+phrase-pool\s+1/)
+    expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\), 0 continuation\(s\), 0 crop\(s\)\n\s+phrase-pool\s+1/)
   })
 
   it('on a terminal, draws a progress line on stderr and clears it before the report', () => {
@@ -112,14 +112,14 @@ describe('analyze-session human output', () => {
   it('shows the stalls the live judges reported, on the same calls, without disagreement', async () => {
     const { code, stdout } = await analyze(`${fixtures}/stall.rc8.jsonl.zstd`)
     expect(code).toBe(0)
-    expect(stdout).toMatch(/1\.3\s+tool-calls\s+\d+\s+0\s+read_file\s+stall\s+repeated-step\s+-\s+-\s+remind \(step repeated-step\)\n/)
-    expect(stdout).toMatch(/1\.4\s+tool-calls\s+\d+\s+0\s+read_file\s+stall\s+repeated-material\s+-\s+-\s+replan \(call repeated-material\)\n/)
+    expect(stdout).toMatch(/1\.3\s+tool-calls\s+\d+\s+0\s+read_file\s+stall\s+repeated-step\s+-\s+-\s+remind \(step repeated-step\)\s+-\n/)
+    expect(stdout).toMatch(/1\.4\s+tool-calls\s+\d+\s+0\s+read_file\s+stall\s+repeated-material\s+-\s+-\s+replan \(call repeated-material\)\s+-\n/)
     expect(stdout).not.toContain('≠')
   })
 
   it('on a session recorded without the plugin, shows where it would have cut', async () => {
     const { stdout } = await analyze(uncut)
-    expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-\n/)
+    expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-\s+-\n/)
   })
 
   it('--sweep counts breaks per value of one setting', async () => {
@@ -134,8 +134,8 @@ describe('comparing the replay with what the plugin did', () => {
     const stall = `${fixtures}/stall.rc8.jsonl.zstd`
     const { code, stdout } = await analyze('--set', 'maxRepeatedSteps=10', stall)
     expect(code).toBe(0)
-    expect(stdout).toMatch(/1\.3 .*remind \(step repeated-step\)\s+≠ recorded stall repeated-step, replay none\n/)
-    expect(stdout).toContain('Summary: 1 file(s), 6 calls, 0 break(s), 1 stall(s), 1 disagreement(s) with the recorded plugin events\n')
+    expect(stdout).toMatch(/1\.3 .*remind \(step repeated-step\)\s+-\s+≠ recorded stall repeated-step, replay none\n/)
+    expect(stdout).toContain('Summary: 1 file(s), 6 calls, 0 break(s), 1 stall(s), 0 continuation(s), 0 crop(s), 1 disagreement(s) with the recorded plugin events\n')
     expect(stdout).toContain("the live plugin most likely ran with other settings. Replay with\nthe profile's patch layers, in DSH's order (the package's own patch first, then the profile's):\n" +
       '  --config <DSH_HOME>/profiles/<profile>/node_modules/dsh-loop-breaker/cordis.patch.yml \\\n  --config <DSH_HOME>/profiles/<profile>/cordis.patch.yml\n')
     const { document } = await json('--set', 'maxRepeatedSteps=10', stall)
@@ -145,8 +145,8 @@ describe('comparing the replay with what the plugin did', () => {
 
   it('a setting raised above what the log holds (it ends at the cut) cannot be judged, and is not a disagreement', async () => {
     const { stdout } = await analyze('--set', 'reasoningPoolMinRepeatedChars=1000', loop)
-    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+ok .*remind \(phrase-pool reasoning@1410\)\s+\? cannot judge: the log ends at the cut \(at 1410\)\n/)
-    expect(stdout).toContain('Summary: 1 file(s), 2 calls, 0 break(s), 0 stall(s), 1 call(s) the replay cannot judge\n')
+    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+ok .*remind \(phrase-pool reasoning@1410\)\s+-\s+\? cannot judge: the log ends at the cut \(at 1410\)\n/)
+    expect(stdout).toContain('Summary: 1 file(s), 2 calls, 0 break(s), 0 stall(s), 0 continuation(s), 0 crop(s), 1 call(s) the replay cannot judge\n')
     expect(stdout).toContain('A call marked "cannot judge" was cut by the live plugin: its log ends at the cut')
     expect(stdout).not.toContain('≠')
     const { document } = await json('--set', 'reasoningPoolMinRepeatedChars=1000', loop)
@@ -164,7 +164,7 @@ describe('comparing the replay with what the plugin did', () => {
 
     const { code, stdout } = await analyze(file)
     expect(code).toBe(0)
-    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+break\s+phrase-pool\s+reasoning@1410\s+709\s+cut by the plugin \(no journal: reasoning\)\n/)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+break\s+phrase-pool\s+reasoning@1410\s+709\s+cut by the plugin \(no journal: reasoning\)\s+-\n/)
     expect(stdout).not.toContain('≠')
     const { document } = await json(file)
     expect(document.files[0].calls[0].trace).toEqual({ side: 'reasoning', removedChars: 913, notice: 'loop-breaker remind：phrase-pool / 思考过程 / 709' })
