@@ -15,6 +15,7 @@
 import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
 import type { StallReason } from './types.ts'
 
+/** What the cross-call judge is given of one completed call. */
 export interface CallObservation {
   /** The call's reasoning: all of it, or at least its last `callJudgeWindowChars` chars. */
   readonly reasoning: string
@@ -41,15 +42,29 @@ function containment(grams: Set<number>, within: Set<number>): number {
   return shared / grams.size
 }
 
+/**
+ * The cross-call judge of one agent: it reports calls that only reason (long reasoning, no output) or
+ * restate the previous call's reasoning, when `maxThinkingSteps` such calls come in a row. See docs/judges.md.
+ */
 export class CallJudge {
   private readonly config: DetectorConfig
   private previousGrams: Set<number> | undefined
   private stalledCalls = 0
 
+  /**
+   * A judge with no history yet.
+   * @param config - thresholds to override; every field left out takes its default.
+   * @throws Error naming the field and the value, on a config the detector refuses.
+   */
   constructor(config?: Partial<DetectorConfig>) {
     this.config = resolveDetectorConfig(config)
   }
 
+  /**
+   * Judge the agent's next completed call.
+   * @param call - its reasoning (or the tail of it, with the whole length), and whether it produced output.
+   * @returns `'reasoning-only'` or `'repeated-material'` when the stall threshold is reached, else `undefined`.
+   */
   observe(call: CallObservation): StallReason | undefined {
     const { maxThinkingSteps, minReasoningChars, similarityThreshold, callJudgeWindowChars, restatementTailChars } = this.config
     const length = call.reasoningLength ?? call.reasoning.length

@@ -54,6 +54,7 @@ export class CompletedCallJudges {
   private stepJudge: StepJudge
 
   /**
+   * Both judges of one agent, with no history yet.
    * @param config - thresholds to override; every field left out takes its default.
    * @throws Error naming the field and the value, on a config the detector refuses.
    */

@@ -21,12 +21,14 @@
 import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
 import type { StepVerdict } from './types.ts'
 
+/** One tool call of a step, as the cross-step judge identifies it. */
 export interface StepToolCall {
   readonly name: string
   /** The arguments as streamed (a JSON string) or already parsed. */
   readonly arguments: unknown
 }
 
+/** What the cross-step judge is given of one completed step. */
 export interface StepObservation {
   readonly text: string
   readonly toolCalls: ReadonlyArray<StepToolCall>
@@ -133,14 +135,28 @@ interface StepEntry {
   waiting?: boolean
 }
 
+/**
+ * The cross-step judge of one agent: it reports the same step taken again and again, or a cycle of 2 to
+ * `maxStepCycleLength` steps, unless the tool results show progress or a job still running. See docs/judges.md.
+ */
 export class StepJudge {
   private readonly config: DetectorConfig
   private recent: StepEntry[] = []
 
+  /**
+   * A judge with no history yet.
+   * @param config - thresholds to override; every field left out takes its default.
+   * @throws Error naming the field and the value, on a config the detector refuses.
+   */
   constructor(config?: Partial<DetectorConfig>) {
     this.config = resolveDetectorConfig(config)
   }
 
+  /**
+   * Judge the agent's next completed step.
+   * @param step - its visible text, its tool calls, and what the previous step's tool calls returned.
+   * @returns `'repeated-step'`, `'alternating-steps'` or `'step-cycle'` when a loop is reported, else `undefined`.
+   */
   observe(step: StepObservation): StepVerdict | undefined {
     const last = this.recent[this.recent.length - 1]
     if (step.previousResults !== undefined && last !== undefined && last.results === undefined) {

@@ -21,6 +21,7 @@ export class StreamDetector {
   private trip: Trip | undefined
 
   /**
+   * A detector for one new model call.
    * @param config - thresholds to override; every field left out takes its default (`DEFAULT_CONFIG`).
    * @throws Error naming the field, the value and what is allowed, on an unknown field, a wrong type, a
    *   value out of range, or a combination under which a rule could never fire.

@@ -45,7 +45,9 @@ export type {
 export { noticeText, trimMarker, localeOfText } from './messages.ts'
 export type { Locale, Finding, Tone } from './messages.ts'
 
+/** The plugin's Cordis name (its row id in the package's bundle patch is `loop-breaker` too). */
 export const name = 'loop-breaker'
+/** The services it needs: the agent registry (to steer, cancel and record) and the LLM runtime (to re-enter a cropped request). */
 export const inject = ['agents', 'llm']
 
 /** The cancel cause a persisting loop ends its turn with. */
@@ -81,6 +83,15 @@ interface AgentState {
   continuations: number
 }
 
+/**
+ * Mount the loop-breaker on a DSH context: the `llm/stream` guard, the escalation per agent, the durable
+ * records and the visible log line.
+ * @param ctx - the plugin's Cordis context (with the `agents` and `llm` services).
+ * @param config - the `loop-breaker` row's config; every field left out takes its default.
+ * @param internals - test hooks (a replacement detector, where log lines go); never set by DSH.
+ * @throws the schema's one-line error on a config it refuses (Cordis validates it first on load and on a
+ *   live edit, so a running plugin keeps its previous config).
+ */
 export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: LoopBreakerInternals = {}): void {
   const resolved = resolveConfig(config)
   const createDetector = internals.createDetector ?? ((detector: DetectorConfig) => new StreamDetector(detector))

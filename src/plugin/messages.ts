@@ -12,6 +12,7 @@ import { NOTICE_SOURCE } from '../message-source.ts'
 
 export { trimMarker } from '../trim-marker.ts'
 
+/** The languages the plugin speaks to the model and the user: Chinese and English. */
 export type Locale = 'zh' | 'en'
 
 /** What a notice reports: an in-stream cut, or a judge's verdict over whole calls or steps. */
