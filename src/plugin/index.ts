@@ -11,6 +11,7 @@
  * the model sees are in the README.
  */
 import type { Context } from '@deepseek-ai/cordis'
+import type { Agent } from '@deepseek-ai/dsh-agent'
 import { isAgentLoopRequest, markAgentLoopRequest } from '@deepseek-ai/dsh-llm'
 import type { GenerateOptions, StreamChunk, UserMessage } from '@deepseek-ai/dsh-llm'
 import { CompletedCallJudges, StreamDetector } from '../detector/index.ts'
@@ -95,16 +96,16 @@ interface AgentState {
 export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: LoopBreakerInternals = {}): void {
   const resolved = resolveConfig(config)
   const createDetector = internals.createDetector ?? ((detector: DetectorConfig) => new StreamDetector(detector))
-  const logger = (ctx as any).logger(LOGGER_NAME)
-  exportOwnLogLines(ctx as any, internals.writeLine)
-  sayRejectedEdits(ctx as any, name, internals.writeLine)
+  const logger = ctx.logger(LOGGER_NAME)
+  exportOwnLogLines(ctx, internals.writeLine)
+  sayRejectedEdits(ctx, name, internals.writeLine)
   const states = new WeakMap<object, AgentState>()
   /** Per agent, kept across user turns: a crop holds for the whole session. */
   const crops = new WeakMap<object, StepCrops>()
   /** Requests this plugin built without the cropped steps: they pass the crop listener untouched. */
   const croppedRequests = new WeakSet<object>()
   let disposed = false
-  ;(ctx as any).effect(() => () => {
+  ;ctx.effect(() => () => {
     disposed = true
   }, 'loop-breaker: stop resuming agents')
 
@@ -122,11 +123,11 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   }
 
   function localeOf(state: AgentState): Locale {
-    return resolveLocale(chosenLocale(ctx as any), state.spoken)
+    return resolveLocale(chosenLocale(ctx), state.spoken)
   }
 
   /** One durable record (unless `journal` is off) and the user's one log line for it. */
-  function record(agent: any, kind: JournalRecordKind, decision: string, data: { turn: number; step: number }, line: string): void {
+  function record(agent: Agent, kind: JournalRecordKind, decision: string, data: { turn: number; step: number }, line: string): void {
     if (resolved.journal) agent.session.append('hook/result', journalEvent(kind, decision, data))
     logger.info(line)
   }
@@ -137,11 +138,11 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return state
   }
 
-  function failOpen(agent: any, error: unknown): void {
+  function failOpen(agent: Agent | undefined, error: unknown): void {
     logger.warn('failed on agent %s, the call streams on untouched: %s', agent?.id ?? '?', errorText(error))
   }
 
-  ctx.on('agent/pre-step' as any, async (payload: any, next: () => Promise<any>) => {
+  ctx.on('agent/pre-step', async (payload, next) => {
     let pending: UserMessage[] = []
     try {
       const { agent, messages, turn, step } = payload
@@ -169,7 +170,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   })
 
   /** The agent's crops, read back from its log the first time (a resumed session rebuilds them there). */
-  function cropsOf(agent: any): StepCrops {
+  function cropsOf(agent: Agent): StepCrops {
     let agentCrops = crops.get(agent)
     if (agentCrops !== undefined) return agentCrops
     agentCrops = new StepCrops()
@@ -188,13 +189,14 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   // built without the cropped messages and marked as an agent-loop request, through the whole
   // `llm/stream` chain again; that second pass goes through here untouched. Every other listener, the
   // guard below and the grammar checker included, sees only the cropped request, once.
-  ctx.on('llm/stream' as any, (options: GenerateOptions, next: () => AsyncIterable<StreamChunk>) => {
+  ctx.on('llm/stream', (options, next) => {
     const crop = resolved.crop
     if (!crop.enabled || croppedRequests.has(options) || !isAgentLoopRequest(options)) return next()
-    let agent: any
+    let agent: Agent | undefined
     let request: GenerateOptions
     try {
-      agent = (ctx as any).agents.get(options.sessionId)
+      // An agent-loop request names its session; one that does not belongs to no agent this plugin tracks.
+      agent = options.sessionId === undefined ? undefined : ctx.agents.get(options.sessionId)
       if (agent === undefined) return next()
       const agentCrops = cropsOf(agent)
       const found = agentCrops.detect(options.messages, crop)
@@ -213,17 +215,17 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       failOpen(agent, error)
       return next()
     }
-    return (ctx as any).llm.stream(request)
+    return ctx.llm.stream(request)
   }, { prepend: true })
 
-  ctx.on('llm/stream' as any, (options: GenerateOptions, next: () => AsyncIterable<StreamChunk>) => {
+  ctx.on('llm/stream', (options, next) => {
     if (!isAgentLoopRequest(options)) return next()
-    let agent: any
+    let agent: Agent | undefined
     let state: AgentState
     let detector: CallDetector
     let previousResults: unknown[]
     try {
-      agent = (ctx as any).agents.get(options.sessionId)
+      agent = options.sessionId === undefined ? undefined : ctx.agents.get(options.sessionId)
       if (agent === undefined) return next()
       state = stateOf(agent)
       detector = createDetector(resolved.detector)
@@ -243,7 +245,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     })
   })
 
-  function onTrip(agent: any, state: AgentState, trip: Trip): TripDecision {
+  function onTrip(agent: Agent, state: AgentState, trip: Trip): TripDecision {
     const reaction = state.escalation.react()
     const event: LoopBreakerBreakEventData = {
       turn: state.turn,
@@ -261,7 +263,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }
   }
 
-  function onComplete(agent: any, state: AgentState, call: CompletedCall, end: CallEnd, previousResults: unknown[]): Completion | undefined {
+  function onComplete(agent: Agent, state: AgentState, call: CompletedCall, end: CallEnd, previousResults: unknown[]): Completion | undefined {
     const verdict = state.judges.observe({ ...call, previousResults })
     if (verdict === undefined) {
       state.escalation.settle()
@@ -282,7 +284,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
    * before its finish, and a stalled one gets the judges' reaction instead): continue the turn with the
    * continuation notice, up to the per-turn cap; past it, the finish ends the turn as DSH ends it.
    */
-  function continueAfterLengthLimit(agent: any, state: AgentState, call: CompletedCall, end: CallEnd): Completion | undefined {
+  function continueAfterLengthLimit(agent: Agent, state: AgentState, call: CompletedCall, end: CallEnd): Completion | undefined {
     // Only a running turn can go on; a steer into an idle agent would start a new one.
     if (agent.status !== 'running') return undefined
     const max = resolved.maxContinuations
@@ -306,7 +308,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   }
 
   /** Carry out a reaction once the call that caused it has been delivered to the agent loop. */
-  function react(agent: any, state: AgentState, finding: Finding, reaction: Reaction): void {
+  function react(agent: Agent, state: AgentState, finding: Finding, reaction: Reaction): void {
     const locale = localeOf(state)
     switch (reaction.action) {
       case 'warn':
@@ -327,7 +329,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   }
 
   /** Follow up with the notice once the cancelled turn has unwound, unless the user has spoken since. */
-  function resumeWhenIdle(agent: any, state: AgentState, notice: UserMessage): void {
+  function resumeWhenIdle(agent: Agent, state: AgentState, notice: UserMessage): void {
     const cancelledTurn = state.turn
     agent.whenIdle().then(() => {
       if (disposed || states.get(agent) !== state || agent.status !== 'idle') return

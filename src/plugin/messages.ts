@@ -149,7 +149,7 @@ export function createNotice(locale: Locale, finding: Finding, tone: Tone, strea
   return createUserMessage({
     content: [{ type: 'text', text: noticeText(locale, finding, tone, streak) }],
     source: { ...NOTICE_SOURCE, summary: noticeSummary(locale, finding, tone) },
-  } as any)
+  })
 }
 
 /** What a stall verdict is, as the user's log line names it. */
@@ -259,8 +259,8 @@ export function createContinuationNotice(locale: Locale, cutToolCall: string | u
     : `loop-breaker continue：${cutToolCall === undefined ? '输出长度上限' : `重新发出 ${cutToolCall}`}`
   return createUserMessage({
     content: [{ type: 'text', text: `${PREFIX} ${text}` }],
-    source: { kind: 'plugin', plugin: 'loop-breaker', form: 'notice', summary: summary.slice(0, SUMMARY_MAX) },
-  } as any)
+    source: { ...NOTICE_SOURCE, summary: summary.slice(0, SUMMARY_MAX) },
+  })
 }
 
 /** The marker that ends the arguments of a tool call the output length limit cut, when the turn continues. */
