@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
 import { DETECTOR_SETTINGS } from '../../src/detector/index.ts'
 import { noticeText } from '../../src/plugin/index.ts'
+import { createContinuationNotice } from '../../src/plugin/messages.ts'
 import { ConfigFields } from '../../src/plugin/config.ts'
 import type { Finding, Tone } from '../../src/plugin/index.ts'
 
@@ -32,6 +33,11 @@ describe('the Config tables (README for the reaction settings, docs/detector for
   })
 })
 
+/** The text of a message's content blocks. */
+function contentText(message: { content: Array<{ type: string; text?: string }> }): string {
+  return message.content.map((part) => part.text ?? '').join('')
+}
+
 describe("the README's Model Experience", () => {
   it('quotes one notice per tone exactly as the plugin sends it, in both languages, in both READMEs', async () => {
     const cut: Finding = { kind: 'break', rule: 'phrase-pool', side: 'reasoning', repeatedChars: 704 }
@@ -44,6 +50,7 @@ describe("the README's Model Experience", () => {
     for (const readme of [await readFile('README.md', 'utf8'), await readFile('README.zh.md', 'utf8')]) {
       for (const locale of ['zh', 'en'] as const) {
         for (const [finding, tone, streak] of shown) expect(readme).toContain(noticeText(locale, finding, tone, streak))
+        expect(readme).toContain(contentText(createContinuationNotice(locale, undefined)))
       }
     }
   })
