@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
-import { textAnswer, userText } from '../support/host.ts'
+import { say, textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
 import { STREAM_GRAMMAR, eventsOf, loopBreakerPlugin } from '../support/loop-breaker.ts'
@@ -28,10 +28,6 @@ async function persistentHost(script: Script, root: string) {
   return host
 }
 
-async function say(agent: any, text: string) {
-  agent.followup(userText(text))
-  await agent.whenIdle()
-}
 
 describe('crop with real session persistence (Node 22)', () => {
   it('rebuilds the same crop after a resume: the resumed request equals the live one plus the new turn', async () => {

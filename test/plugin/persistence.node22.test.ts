@@ -7,10 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import * as detector from '../../src/detector/index.ts'
 import { SessionReplay, readSession } from '../../src/session/index.ts'
-import { textAnswer } from '../support/host.ts'
+import { say, textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
 import { STREAM_GRAMMAR, cyclingText, eventsOf, loopBreakerPlugin, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
@@ -24,11 +23,6 @@ afterEach(async () => {
 
 const LOOP = phrasePoolReasoning('Plan: patch the parser.')
 
-/** A user message as the CLI sends it (the persistence layer validates message sources on load). */
-async function say(agent: any, text: string) {
-  agent.followup(createUserMessage({ content: [{ type: 'text', text }], source: { kind: 'user' } } as any))
-  await agent.whenIdle()
-}
 
 async function persistentHost(script: Script, config: Config = {}, root?: string) {
   const host = await createPersistentHost(script, { root, before: STREAM_GRAMMAR, after: [[loopBreakerPlugin(), config]] })

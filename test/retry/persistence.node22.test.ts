@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as retryCoordinator from '../../src/retry/index.ts'
-import { textAnswer, userText } from '../support/host.ts'
+import { say, textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
 
@@ -14,10 +14,6 @@ async function* serviceUnavailable() {
   yield { type: 'finish', reason: { kind: 'error', failure: { message: 'Service Unavailable', code: 'SERVER', status: 503 } } } as any
 }
 
-const say = async (agent: any, text: string) => {
-  agent.followup(userText(text))
-  await agent.whenIdle()
-}
 
 describe('a session the coordinator retried in, written by the real rc.8 JSONL persistence', () => {
   it('is resumed by rc.8 and goes on: the retry records are DSH event types it knows', async () => {

@@ -39,11 +39,13 @@ export async function createHost(script: Script, options: HostOptions = {}) {
   let sessions = 0
   const createAgent = (id = `test-session-${++sessions}`) =>
     (ctx as any).agentLoop.create(id, { provider: 'scripted', model: 'scripted-model' }, { cwd: process.cwd() })
-  const ask = async (agent: any, text: string) => {
-    agent.followup(userText(text))
-    await agent.whenIdle()
-  }
-  return { ctx, adapter, createAgent, ask, dispose }
+  return { ctx, adapter, createAgent, ask: say, dispose }
+}
+
+/** The user sends `text` to an agent, as the real UI does, and the agent's turn runs to its end. */
+export async function say(agent: any, text: string): Promise<void> {
+  agent.followup(userText(text))
+  await agent.whenIdle()
 }
 
 /** A user-typed message as the real UI sends it: content blocks (real adapters serialise blocks). */
