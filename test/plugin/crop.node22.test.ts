@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import * as sessionInvariant from '@deepseek-ai/dsh-session/invariant'
 import { say, textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
@@ -22,7 +21,7 @@ afterEach(async () => {
 })
 
 async function persistentHost(script: Script, root: string) {
-  const host = await createPersistentHost(script, { root, before: [...STREAM_GRAMMAR, [sessionInvariant]], after: [[loopBreakerPlugin(), { crop: true }]] })
+  const host = await createPersistentHost(script, { root, before: STREAM_GRAMMAR, after: [[loopBreakerPlugin(), { crop: true }]] })
   disposers.push(() => host.dispose())
   ;(host.ctx as any).tools.register(READ_FILE)
   return host

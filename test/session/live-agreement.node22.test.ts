@@ -127,7 +127,7 @@ describe('live plugin vs offline analyzer on real session logs', () => {
       ['ci-stuck', Array(5).fill('{"status":"completed","conclusion":"failure"}'), ['repeated-step']],
     ] as const) {
       const session = await recordLoopSession(root, { after: [[plugin]], calls: [1, 2, 3, 4, 5].map(poll), tools: [ciStatusTool(answers).tool], id })
-      const recorded = session.events.filter((event) => event.type === 'loop-breaker/stall')
+      const recorded = recordsOf(session.events, 'loop-breaker/stall')
       expect(recorded.map((event) => event.data.reason), id).toEqual(reasons)
       const analysis = await expectAgreement(session)
       expect(analysis.calls.filter((call) => call.stall !== null).map((call) => call.stall), id).toEqual(reasons)

@@ -21,6 +21,9 @@ import type { HostOptions, Script } from './host.ts'
  */
 export const STREAM_GRAMMAR: NonNullable<HostOptions['before']> = [[invariantsPlugin], [llmInvariant], [sessionInvariant], [loopBreakerInvariant]]
 
+/** DSH's own invariant checkers without this package's: for a host that plays a writer the records' invariant refuses (0.1.0). */
+export const DSH_INVARIANTS: NonNullable<HostOptions['before']> = STREAM_GRAMMAR.filter(([plugin]) => plugin !== loopBreakerInvariant)
+
 /**
  * The plugin as a Cordis plugin, with test internals bound in: a replacement detector when given, and its
  * visible log lines kept off the test runner's stderr (tests that check them read the logger instead).

@@ -12,7 +12,7 @@ import { readSession, repairSessionLog } from '../../src/session/index.ts'
 import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createPersistentHost } from '../support/persistence.ts'
-import { STREAM_GRAMMAR, eventsOf, loopBreakerPlugin, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
+import { DSH_INVARIANTS, STREAM_GRAMMAR, eventsOf, loopBreakerPlugin, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
 import type { Config } from '../../src/plugin/index.ts'
 import { runTool } from './run-tool.ts'
 
@@ -24,8 +24,8 @@ afterEach(async () => {
 const LOOP = phrasePoolReasoning('Plan: patch the parser.')
 const AGENT = { provider: 'scripted', model: 'scripted-model' }
 
-async function persistentHost(script: Script, config: Config, root: string) {
-  const host = await createPersistentHost(script, { root, before: STREAM_GRAMMAR, after: [[loopBreakerPlugin(), config]] })
+async function persistentHost(script: Script, config: Config, root: string, before = STREAM_GRAMMAR) {
+  const host = await createPersistentHost(script, { root, before, after: [[loopBreakerPlugin(), config]] })
   disposers.push(() => host.dispose())
   return host
 }
@@ -46,7 +46,8 @@ describe('repair-session with the real rc.8 persistence (Node 22)', () => {
 
     // The same session as 0.1.0 wrote it: the record appended at the cut under its own event type.
     const root = join(scratch, 'sessions')
-    const old = await persistentHost(loopThenAnswer(() => agent.session.append('loop-breaker/break', records[0])), { journal: false }, root)
+    // (The records' invariant refuses that form, which is the point: this host plays 0.1.0 without it.)
+    const old = await persistentHost(loopThenAnswer(() => agent.session.append('loop-breaker/break', records[0])), { journal: false }, root, DSH_INVARIANTS)
     const agent = old.createAgent('written-by-0.1.0')
     await old.ask(agent, 'fix the parser')
     const log = await old.sessionFile(agent)
