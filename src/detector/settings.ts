@@ -55,6 +55,14 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 2, max: 64, integer: false,
     description: 'Minimum number of periods the tail must span (exactly twice is normal in code; a loop keeps going).',
   },
+  // Identical rows are a correct answer often enough (a lookup table's default entries, a pin table, a
+  // quoted log line after line); a loop keeps going. Exact repetition whose period looks like data
+  // (data-like.ts) is followed until it spans this much: the lookup-table and identical-rows shapes in
+  // test/fixtures/detector/normal-shapes.mjs reach 9.5 K (docs/detector.md#confidence).
+  dataMinSpan: {
+    default: 12288, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) an exact repetition (cycle, token-period) must span when it looks like data or quoted tool output (table rows, log lines, code); 0 treats it like prose.',
+  },
   // Cost/latency trade-off: each side is read one stride at a time (rules in tight loops, the cycle
   // check at the stride's end), so a verdict comes at most this many chars after its evidence.
   cycleCheckStride: {
@@ -93,11 +101,11 @@ export const DETECTOR_SETTINGS = {
   },
   // Config files, CSV and generated tables repeat many lines; the tool side wants a bigger, purer pool.
   toolPoolMinRepeatedChars: {
-    default: 4096, min: 0, max: 262144, integer: true,
+    default: 12288, min: 0, max: 262144, integer: true,
     description: 'Repeated phrase mass (chars) in the recent tool-argument window that trips the phrase-pool rule; 0 turns it off for tool arguments.',
   },
   toolPoolWindowChars: {
-    default: 8192, min: 64, max: 262144, integer: true,
+    default: 16384, min: 64, max: 262144, integer: true,
     description: 'Size (chars of normalised units) of the recent tool-argument window the phrase-pool ratios are measured over.',
   },
   // Normal prose reuses wording ("Let me check") but most of it is new; a pool tends to 1.0. Over a
@@ -122,6 +130,52 @@ export const DETECTOR_SETTINGS = {
   toolPoolMinConcentration: {
     default: 8, min: 0, max: 1000, integer: false,
     description: 'Average sightings per distinct unit in the tool-argument window before the phrase-pool rule trips.',
+  },
+
+  // ── near pool: units equal once numbers, ids, hashes, timestamps and one word are masked ───────────
+  nearPoolMinRepeatedChars: {
+    default: 768, min: 0, max: 262144, integer: true,
+    description: 'Repeated mass (chars) of units equal up to masked numbers/ids/one word that trips the near-pool rule in reasoning/text; 0 turns it off for reasoning and text.',
+  },
+  nearPoolDataMinRepeatedChars: {
+    default: 16384, min: 0, max: 262144, integer: true,
+    description: 'Repeated mass (chars) the near-pool rule needs in reasoning/text when most of it looks like data or quoted tool output.',
+  },
+  toolNearPoolMinRepeatedChars: {
+    default: 16384, min: 0, max: 262144, integer: true,
+    description: 'Repeated mass (chars) of near-equal units in tool arguments (files: all data) that trips the near-pool rule; 0 turns it off for tool arguments.',
+  },
+  nearPoolWindowChars: {
+    default: 32768, min: 64, max: 262144, integer: true,
+    description: 'Size (chars of normalised units) of the near-pool rule\'s window; pools of long sentences and restated passages must come back inside it.',
+  },
+  nearPoolWindowUnits: {
+    default: 256, min: 1, max: 4096, integer: true,
+    description: 'The near-pool window also reaches back at least this many units (lines or sentences).',
+  },
+  nearPoolMinStretchChars: {
+    default: 1024, min: 64, max: 262144, integer: true,
+    description: 'Shortest stretch (chars) the near-pool ratios are judged over (a stretch from the window\'s oldest unit is judged at any length).',
+  },
+  nearPoolMinCoverage: {
+    default: 0.7, min: 0, max: 1, integer: false,
+    description: 'Share of a stretch that must be near repetition of earlier units before the near-pool rule trips.',
+  },
+  nearPoolMinConcentration: {
+    default: 4, min: 0, max: 1000, integer: false,
+    description: 'Average sightings per distinct frame in the stretch before the near-pool rule trips.',
+  },
+  nearPoolDataMinCoverage: {
+    default: 0.9, min: 0, max: 1, integer: false,
+    description: 'Share of a stretch that must be near repetition when most of it looks like data or quoted tool output (and always on the tool side).',
+  },
+  nearPoolDataMinConcentration: {
+    default: 12, min: 0, max: 1000, integer: false,
+    description: 'Average sightings per distinct frame when most of the repetition looks like data or quoted tool output (and always on the tool side).',
+  },
+  nearMaxChangedSlots: {
+    default: 2, min: 0, max: 32, integer: true,
+    description: 'Masked values (numbers, ids) that may change between two prose units of one frame (data-like units: 1).',
   },
 
   // ── token period: a block of tokens repeated back to back, modulo case and white space ────────────
@@ -228,6 +282,9 @@ export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): Detect
     failSetting('reasoningPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.reasoningPoolMinRepeatedChars)
   if (resolved.textPoolMinRepeatedChars > resolved.poolWindowChars)
     failSetting('textPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.textPoolMinRepeatedChars)
+  for (const name of ['nearPoolMinRepeatedChars', 'nearPoolDataMinRepeatedChars', 'toolNearPoolMinRepeatedChars'] as const) {
+    if (resolved[name] > resolved.nearPoolWindowChars) failSetting(name, `0 or at most nearPoolWindowChars (${resolved.nearPoolWindowChars})`, resolved[name])
+  }
   if (resolved.toolPoolMinRepeatedChars > resolved.toolPoolWindowChars)
     failSetting('toolPoolMinRepeatedChars', `0 or at most toolPoolWindowChars (${resolved.toolPoolWindowChars})`, resolved.toolPoolMinRepeatedChars)
   for (const name of ['tokenPeriodMinRepeats', 'toolTokenPeriodMinRepeats', 'maxIdenticalChunks', 'toolMaxIdenticalChunks'] as const) {
