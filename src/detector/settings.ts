@@ -197,6 +197,19 @@ export const DETECTOR_SETTINGS = {
     description: 'Minimum distinct tokens in a repeated block (so "哈哈哈" or a table divider is not a loop).',
   },
 
+  // ── symbol run: one punctuation mark, symbol, emoji or one-letter token repeated ─────────────────
+  // The corpus's longest run of one non-space char is 175 chars (a block of `//` lines); the normal
+  // shapes hold a 1,200-char divider and 600 chars of laughter, which must pass (docs/detector.md#symbol-run).
+  symbolRunMinChars: {
+    default: 1536, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) of a run of one punctuation mark, symbol, emoji or one-letter token (white space between allowed) that trips the symbol-run rule in reasoning/text; 0 turns it off.',
+  },
+  // Files pad with one char (rules of '=', '#' banners, zero-filled blocks) more than prose does.
+  toolSymbolRunMinChars: {
+    default: 4096, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) of a run of one symbol or one-letter token in tool arguments that trips the symbol-run rule; 0 turns it off for tool arguments.',
+  },
+
   // ── identical chunks: the provider sends the same delta again and again ───────────────────────────
   maxIdenticalChunks: {
     default: 60, min: 0, max: 100000, integer: true,

@@ -17,6 +17,7 @@ import { JsonUnescaper } from './json-unescape.ts'
 import { NearPoolRule } from './near-pool.ts'
 import { PhrasePoolRule } from './phrase-pool.ts'
 import type { DetectorConfig } from './settings.ts'
+import { SymbolRunRule } from './symbol-run.ts'
 import { TokenPeriodRule } from './token-period.ts'
 import { Tokenizer } from './tokenizer.ts'
 import type { Side } from './types.ts'
@@ -31,6 +32,7 @@ export class SideScanner {
   private readonly cycle: CycleRule
   /** Feeds the phrase-pool and token-period rules. */
   private readonly tokenizer: Tokenizer
+  private readonly symbolRun: SymbolRunRule
   private readonly chunks: IdenticalChunksRule
   private readonly stride: number
   private untilStrideEnd: number
@@ -82,6 +84,7 @@ export class SideScanner {
       dataMinSpan: config.dataMinSpan,
     })
     this.tokenizer = new Tokenizer(new UnitReader(pool, nearPool, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
+    this.symbolRun = new SymbolRunRule(tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars, tool ? new JsonUnescaper() : undefined)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
     this.untilStrideEnd = this.stride
@@ -109,6 +112,6 @@ export class SideScanner {
 
   /** Runs the rules over the stride at offsets [from, to), then the cycle check at its end. */
   private examine(from: number, to: number): Finding | undefined {
-    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
+    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.symbolRun.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
   }
 }

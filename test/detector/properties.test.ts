@@ -24,7 +24,10 @@ function streamWith(text: string, side: Side, sizes: number[], config = {}): { t
 // repetition), so every verdict is exercised.
 const loopyText = fc.record({
   prefix: fc.string({ maxLength: 300 }),
-  units: fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 8 }),
+  units: fc.array(fc.oneof(
+    fc.string({ minLength: 1, maxLength: 40 }),
+    fc.string({ unit: fc.constantFrom(...'abcdefgh ijk.的一'), minLength: 3, maxLength: 40 }),
+  ), { minLength: 1, maxLength: 8 }),
   picks: fc.array(fc.nat({ max: 7 }), { minLength: 150, maxLength: 600, size: 'max' }),
   separator: fc.constantFrom('', ' ', '\n', '. ', '。'),
   counter: fc.boolean(),
@@ -35,7 +38,7 @@ const loopyText = fc.record({
 // (random strings are often mostly symbols) reaches the data paths of every rule.
 const configs = fc.constantFrom(
   { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0 },
-  { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0, dataMinSpan: 512, nearPoolDataMinRepeatedChars: 1024, toolNearPoolMinRepeatedChars: 1024, toolPoolMinRepeatedChars: 1024 },
+  { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0, dataMinSpan: 512, nearPoolDataMinRepeatedChars: 1024, toolNearPoolMinRepeatedChars: 1024, toolPoolMinRepeatedChars: 1024, symbolRunMinChars: 256, toolSymbolRunMinChars: 256 },
 )
 
 const deltaSizes = fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 })

@@ -25,7 +25,7 @@ describe('token period', () => {
   })
 
   it('lets laughter and table dividers through (fewer than 3 distinct tokens)', () => {
-    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, maxIdenticalChunks: 0 }
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, maxIdenticalChunks: 0, symbolRunMinChars: 0 }
     for (const text of ['哈'.repeat(2000), '哈哈 '.repeat(600), '| --- '.repeat(500), '0, 0, 0, 1, '.repeat(400)]) {
       expect(feed(text, 'text', { config: only })).toBeUndefined()
     }
