@@ -8,6 +8,9 @@
 // to 32 bits (a collision inflates the share by < 1e-4 at 100k distinct 4-grams), which keeps the
 // remembered set compact. The window bounds time and memory whatever a call's length, so a caller may
 // hand over only the reasoning's tail with its full length.
+// A call that restates the previous call's material and then goes on to new work is progress (a
+// model recapping its plan before the next step): a call counts as a restatement only when its last
+// `restatementTailChars` chars are restated too. See docs/judges.md.
 
 import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
 import type { StallReason } from './types.ts'
@@ -48,12 +51,14 @@ export class CallJudge {
   }
 
   observe(call: CallObservation): StallReason | undefined {
-    const { maxThinkingSteps, minReasoningChars, similarityThreshold, callJudgeWindowChars } = this.config
+    const { maxThinkingSteps, minReasoningChars, similarityThreshold, callJudgeWindowChars, restatementTailChars } = this.config
     const length = call.reasoningLength ?? call.reasoning.length
     if (maxThinkingSteps === 0 || length < minReasoningChars) return undefined
     const grams = distinctFourGrams(call.reasoning, Math.max(call.reasoning.length - callJudgeWindowChars, 0))
-    const restated = similarityThreshold > 0 && this.previousGrams !== undefined
-      && containment(grams, this.previousGrams) >= similarityThreshold
+    const previous = this.previousGrams
+    const restated = similarityThreshold > 0 && previous !== undefined
+      && containment(grams, previous) >= similarityThreshold
+      && containment(distinctFourGrams(call.reasoning, Math.max(call.reasoning.length - restatementTailChars, 0)), previous) >= similarityThreshold
     this.previousGrams = grams
     if (!restated && call.hasOutput) {
       this.stalledCalls = 0

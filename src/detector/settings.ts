@@ -245,15 +245,30 @@ export const DETECTOR_SETTINGS = {
     description: 'Restatement is measured between the last this-many chars of each long call\'s reasoning (minReasoningChars still counts the whole reasoning); bounds the judge\'s memory and time.',
   },
 
-  // ── cross-step repeat (StepJudge) ──────────────────────────────────────────────────────────────────
+  // A model recaps its plan before the next piece of work; the recap restates the previous call and
+  // the work after it is new. 1,024 chars is a paragraph or two of new work, and half of
+  // minReasoningChars: a call that only restates stays a restatement from end to end.
+  restatementTailChars: {
+    default: 1024, min: 64, max: 1048576, integer: true,
+    description: 'A call counts as restating the previous one only if its last this-many chars of reasoning are restated too (restated material with new work after it is progress).',
+  },
+
+  // ── cross-step repeat (StepJudge, see docs/judges.md) ──────────────────────────────────────────────
   maxRepeatedSteps: {
     default: 3, min: 0, max: 1000, integer: true,
-    description: 'The same normalised step (text + tool calls) this many times in a row is reported; 0 turns it off.',
+    description: 'The same step (its tool calls, or its normalised text when it makes none) this many times in a row, with no tool result showing progress or a running job, is reported; 0 turns it off.',
   },
   // A-B-A-B-A-B: each of the two steps seen three times, the same evidence as three identical steps.
+  // Longer cycles need two full turns at least (A-B-C-A-B-C: 6 steps; A-B-C-D-A-B-C-D: 8).
   maxAlternatingSteps: {
     default: 6, min: 0, max: 1000, integer: true,
-    description: 'Steps alternating between two normalised forms (A-B-A-B...) this many in a row are reported; 0 turns it off.',
+    description: 'Steps going round a cycle of 2 to maxStepCycleLength forms (A-B-A-B..., A-B-C-A-B-C...) this many in a row, and two full cycles at least, are reported; 0 turns cycles off.',
+  },
+  // Agents stuck in a cycle go round 2–4 steps (edit, run, read the same error); a longer "cycle" is
+  // a workflow, and every extra length costs 2 × length steps of history.
+  maxStepCycleLength: {
+    default: 4, min: 2, max: 16, integer: true,
+    description: 'Longest cycle of steps (2 = alternation only) the cross-step judge looks for.',
   },
 } as const satisfies Record<string, DetectorSetting>
 
@@ -305,6 +320,8 @@ export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): Detect
   }
   if (resolved.tokenPeriodMinDistinct > resolved.tokenPeriodMaxBlock)
     failSetting('tokenPeriodMinDistinct', `at most tokenPeriodMaxBlock (${resolved.tokenPeriodMaxBlock})`, resolved.tokenPeriodMinDistinct)
+  if (resolved.restatementTailChars > resolved.callJudgeWindowChars)
+    failSetting('restatementTailChars', `at most callJudgeWindowChars (${resolved.callJudgeWindowChars})`, resolved.restatementTailChars)
   if (resolved.maxRepeatedSteps === 1) failSetting('maxRepeatedSteps', '0 (off) or at least 2', 1)
   if (resolved.maxAlternatingSteps > 0 && resolved.maxAlternatingSteps < 4)
     failSetting('maxAlternatingSteps', '0 (off) or at least 4', resolved.maxAlternatingSteps)

@@ -33,4 +33,4 @@ export interface Trip {
 export type StallReason = 'reasoning-only' | 'repeated-material'
 
 /** Why the cross-step judge reports a repeat. */
-export type StepVerdict = 'repeated-step' | 'alternating-steps'
+export type StepVerdict = 'repeated-step' | 'alternating-steps' | 'step-cycle'

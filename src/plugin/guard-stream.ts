@@ -179,8 +179,8 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
 }
 
 /**
- * The StepJudge identifies a step by the first 200 chars of its normalised text (trimmed, lower-cased,
- * white space collapsed, a filler opening of at most 7 chars dropped). Each normalised char but a
+ * The StepJudge identifies a step without tool calls by the first 200 chars of its normalised text
+ * (trimmed, lower-cased, white space collapsed, a filler opening of at most 7 chars dropped). Each normalised char but a
  * collapsed space comes from one non-white-space char, so a head holding 256 of them fixes those 200
  * chars whatever the white space, with margin for a case mapping that looks at the next char; so the
  * head is bounded: at most 256 such chars, and white space runs collapsed until it holds them.

@@ -115,11 +115,13 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     let agent: any
     let state: AgentState
     let detector: CallDetector
+    let previousResults: unknown[]
     try {
       agent = (ctx as any).agents.get(options.sessionId)
       if (agent === undefined) return next()
       state = stateOf(agent)
       detector = createDetector(resolved.detector)
+      previousResults = trailingToolResults(options.messages)
     } catch (error) {
       failOpen(agent, error)
       return next()
@@ -129,7 +131,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       marker: (removedChars) => trimMarker(resolveLocale(ctx as any), removedChars),
       reasoningTailChars: resolved.detector.callJudgeWindowChars,
       onTrip: (trip) => onTrip(agent, state, trip),
-      onComplete: (call) => onComplete(agent, state, call),
+      onComplete: (call) => onComplete(agent, state, call, previousResults),
       onFailure: (error) => failOpen(agent, error),
     })
   })
@@ -156,10 +158,10 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }
   }
 
-  function onComplete(agent: any, state: AgentState, call: CompletedCall): (() => void) | undefined {
+  function onComplete(agent: any, state: AgentState, call: CompletedCall, previousResults: unknown[]): (() => void) | undefined {
     const hasOutput = call.text.trim() !== '' || call.toolCalls.length > 0
     const stall = state.callJudge.observe({ reasoning: call.reasoning, reasoningLength: call.reasoningLength, hasOutput })
-    const repeat = state.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls })
+    const repeat = state.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls, previousResults })
     const finding: Extract<Finding, { kind: 'stall' }> | undefined = stall !== undefined
       ? { kind: 'stall', judge: 'call', reason: stall }
       : repeat !== undefined ? { kind: 'stall', judge: 'step', reason: repeat } : undefined
@@ -212,4 +214,19 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * The tool-result messages after the request's last assistant message: what the model's previous step
+ * got back, for the StepJudge to tell a poll that moves (or says it is still running) from a stuck one.
+ * The session replay hands over the same messages, as logged (src/session/session-assembler.ts).
+ */
+function trailingToolResults(messages: ReadonlyArray<any>): unknown[] {
+  const results: unknown[] = []
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]
+    if (message?.role === 'assistant') break
+    if (message?.content?.[0]?.type === 'tool-result') results.push(message)
+  }
+  return results.reverse()
 }

@@ -52,12 +52,14 @@ const STALL: Record<Locale, Record<StallReason | StepVerdict, string>> = {
     'repeated-material': 'Your reasoning restated the same material as your previous call.',
     'repeated-step': 'Your last steps repeated the same action.',
     'alternating-steps': 'Your last steps alternated between the same two actions.',
+    'step-cycle': 'Your last steps went round the same short cycle of actions again and again.',
   },
   zh: {
     'reasoning-only': '你最近几次调用只有思考，没有产生任何回复或工具调用。',
     'repeated-material': '你的思考在重复上一次调用已经写过的内容。',
     'repeated-step': '你最近几步一直在重复同样的操作。',
     'alternating-steps': '你最近几步在两个相同的操作之间来回切换。',
+    'step-cycle': '你最近几步在同一组操作之间反复循环。',
   },
 }
 

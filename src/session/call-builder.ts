@@ -24,7 +24,7 @@ export class CallBuilder {
   finish: FinishReason | undefined
   hasMessage = false
 
-  constructor(readonly turn: number, readonly step: number, readonly attempt: number) {}
+  constructor(readonly turn: number, readonly step: number, readonly attempt: number, private readonly previousResults: unknown[]) {}
 
   /**
    * Applies one stream chunk. Returns false for a chunk type this reader does
@@ -80,6 +80,7 @@ export class CallBuilder {
       finish: this.finish,
       hasMessage: this.hasMessage,
       recorded: this.recorded,
+      previousResults: this.previousResults,
     }
   }
 

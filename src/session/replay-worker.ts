@@ -21,7 +21,7 @@ const SIDES: DeltaSide[] = ['reasoning', 'text', 'tool']
 /** A call (or a "user spoke" mark) as it crosses the thread boundary. */
 type Packed =
   | { user: true }
-  | { user?: false; text: string; lengths: Uint32Array; sides: Uint8Array; finish: SessionCall['finish']; toolCalls: SessionCall['toolCalls'] }
+  | { user?: false; text: string; lengths: Uint32Array; sides: Uint8Array; finish: SessionCall['finish']; toolCalls: SessionCall['toolCalls']; previousResults: unknown[] }
 
 /** Verdicts of one call: under the reported config, then under each sweep config. */
 export type CallVerdicts = CallVerdict[]
@@ -108,7 +108,7 @@ function pack(call: SessionCall): Packed {
     sides[index] = delta.side === 'reasoning' ? 0 : delta.side === 'text' ? 1 : 2
     text += delta.text
   }
-  return { text, lengths, sides, finish: call.finish, toolCalls: call.toolCalls }
+  return { text, lengths, sides, finish: call.finish, toolCalls: call.toolCalls, previousResults: call.previousResults }
 }
 
 /** Only what the replay reads is rebuilt. */
@@ -122,6 +122,6 @@ function unpack(packed: Extract<Packed, { text: string }>): SessionCall {
   }
   return {
     turn: 0, step: 0, attempt: 0, deltas, reasoningChars: 0, textChars: 0,
-    toolCalls: packed.toolCalls, finish: packed.finish, hasMessage: false, recorded: [],
+    toolCalls: packed.toolCalls, finish: packed.finish, hasMessage: false, recorded: [], previousResults: packed.previousResults,
   }
 }

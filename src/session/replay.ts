@@ -7,7 +7,8 @@
  *   the first trip is the call's break (the plugin stops watching there);
  * - a call that did not trip and ended by itself (a finish other than
  *   error/aborted) goes to the per-agent `CallJudge` ({reasoning, hasOutput:
- *   non-blank text or a tool call}) and then `StepJudge` ({text, toolCalls});
+ *   non-blank text or a tool call}) and then `StepJudge` ({text, toolCalls,
+ *   previousResults: the tool results logged since the last assistant message});
  *   the call judge's reason wins, as in the plugin's one `loop-breaker/stall`;
  * - the cross-step judge starts afresh when the user speaks; the cross-call
  *   judge is carried over, as the plugin carries it (at rc.8 a call with
@@ -25,7 +26,7 @@ interface Trip { rule: string; side: Side; at: number; repeatedChars: number }
 export interface DetectorModule {
   StreamDetector: new (config?: any) => { push(side: Side, delta: string): Trip | undefined }
   CallJudge: new (config?: any) => { observe(call: { reasoning: string; hasOutput: boolean }): string | undefined }
-  StepJudge: new (config?: any) => { observe(step: { text: string; toolCalls: Array<{ name: string; arguments: string }> }): string | undefined }
+  StepJudge: new (config?: any) => { observe(step: { text: string; toolCalls: Array<{ name: string; arguments: string }>; previousResults: unknown[] }): string | undefined }
 }
 
 export interface CallVerdict {
@@ -65,7 +66,8 @@ export class SessionReplay {
     if (kind === undefined || kind === 'error' || kind === 'aborted') return { break: null, stall: null }
     const hasOutput = text.trim() !== '' || call.toolCalls.length > 0
     const stall = this.callJudge.observe({ reasoning, hasOutput })
-    const repeat = this.stepJudge.observe({ text, toolCalls: call.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args })) })
+    const toolCalls = call.toolCalls.map(({ name, arguments: args }) => ({ name, arguments: args }))
+    const repeat = this.stepJudge.observe({ text, toolCalls, previousResults: call.previousResults })
     return { break: null, stall: stall ?? repeat ?? null }
   }
 }

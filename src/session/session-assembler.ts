@@ -34,6 +34,8 @@ export class SessionAssembler {
   /** Attempts seen per `turn:step`, for numbering retries. */
   private lastStep = ''
   private lastAttempt = 0
+  /** `tool/result` messages since the last `assistant/message`: the next call's previous results. */
+  private results: unknown[] = []
 
   constructor(
     private readonly emit: (item: SessionItem) => void,
@@ -72,6 +74,10 @@ export class SessionAssembler {
       this.emit({ kind: 'user-message' })
       return
     }
+    if (type === 'tool/result' && isObject(record.data)) {
+      this.results.push(record.data.message)
+      return
+    }
     if (!CALL_EVENTS.has(type)) {
       this.count(type)
       return
@@ -94,6 +100,7 @@ export class SessionAssembler {
       const call = this.startCall(data.turn, data.step)
       this.stream(call, data.stream, line)
       call.hasMessage = type === 'assistant/message'
+      if (call.hasMessage) this.results = []
       return
     }
     // rc.8: the message closes the call its chunks built.
@@ -101,6 +108,7 @@ export class SessionAssembler {
       const call = this.pending
       if (call !== undefined && call.turn === data.turn && call.step === data.step && !call.hasMessage) call.hasMessage = true
       else this.count(`${type} (no stream)`)
+      this.results = []
       return
     }
     this.count(`${type} (no stream)`)
@@ -129,7 +137,7 @@ export class SessionAssembler {
     const key = `${turn}:${step}`
     this.lastAttempt = key === this.lastStep ? this.lastAttempt + 1 : 1
     this.lastStep = key
-    this.pending = new CallBuilder(turn, step, this.lastAttempt)
+    this.pending = new CallBuilder(turn, step, this.lastAttempt, this.results)
     this.releaseEarly(this.pending)
     return this.pending
   }

@@ -46,6 +46,11 @@ export interface SessionCall {
   hasMessage: boolean
   /** The plugin's own events recorded for this call's turn and step while it was the latest call. */
   recorded: PluginEvent[]
+  /**
+   * The `tool/result` messages logged since the last `assistant/message`, as logged: the results of the
+   * model's previous step that this call's request carried (what the plugin hands the StepJudge).
+   */
+  previousResults: unknown[]
 }
 
 /** What the reader yields, in log order. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CallJudge, DEFAULT_CONFIG } from '../../src/detector/index.ts'
 import { loadCorpus } from '../fixtures/detector/corpus.mjs'
 import { SEED_POOL_EN, reshuffled } from '../fixtures/detector/loops.mjs'
+import { longPoolLoop } from '../fixtures/detector/shapes.mjs'
 
 // Fresh material for each call: the opening 3,000 chars of different real READMEs (different
 // subjects, the same language, so shared 4-grams are only the ordinary ones of English).
@@ -101,5 +102,30 @@ describe('CallJudge', () => {
       .toEqual([undefined, undefined, 'reasoning-only'])
     const short = new CallJudge()
     for (let n = 0; n < 4; n++) expect(short.observe({ reasoning: tail(n), reasoningLength: long - 1, hasOutput: false })).toBeUndefined()
+  })
+
+  it('treats restated material with new work after it as progress, in English and Chinese', () => {
+    for (const language of ['en', 'zh'] as const) {
+      // Each call recaps the same plan (the same long sentences, reshuffled) and then does new work.
+      const recap = (n: number) => longPoolLoop({ seed: 5, language, prefixChars: 0, loopChars: 6000 }).text.slice(0, 4000 + 97 * n)
+      const judge = new CallJudge()
+      for (let n = 0; n < 6; n++) {
+        expect(judge.observe({ reasoning: `${recap(n)}\n${fresh(n)}`, hasOutput: true }), `${language} call ${n}`).toBeUndefined()
+      }
+      // Without the new work the same recaps are restatements.
+      const stalled = new CallJudge()
+      const verdicts = [0, 1, 2, 3].map((n) => stalled.observe({ reasoning: recap(n), hasOutput: true }))
+      expect(verdicts, language).toEqual([undefined, undefined, undefined, 'repeated-material'])
+    }
+  })
+
+  it('judges the tail on the reasoning it is given, so a tail with the full length agrees with the whole', () => {
+    const window = DEFAULT_CONFIG.callJudgeWindowChars
+    const recap = longPoolLoop({ seed: 8, prefixChars: 0, loopChars: window + 4000 }).text
+    const calls = [0, 1, 2, 3, 4].map((n) => (n % 2 === 0 ? `${recap}\n${fresh(n)}` : recap))
+    const whole = new CallJudge()
+    const tail = new CallJudge()
+    expect(calls.map((reasoning) => tail.observe({ reasoning: reasoning.slice(-window), reasoningLength: reasoning.length, hasOutput: true })))
+      .toEqual(calls.map((reasoning) => whole.observe({ reasoning, hasOutput: true })))
   })
 })

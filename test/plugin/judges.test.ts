@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineTool } from '@deepseek-ai/dsh-tools'
+import { ciStatusTool } from '../support/ci-status-tool.ts'
 import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createGuardedHost, eventsOf, lastMessageText, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
@@ -87,5 +88,42 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
     ])
     expect(lastMessageText(host.adapter.requests[3]!)).toContain('只有思考，没有产生任何回复或工具调用')
     expect(eventsOf(agent, 'assistant/message').at(-1).message.content[0].text).toBe('Here is the patch.')
+  })
+
+  it('reports a cycle of three steps (A → B → C → A → B → C) with the step-cycle notice', async () => {
+    const cycle = [
+      { name: 'read_file', args: { path: 'src/config.ts' } },
+      { name: 'read_file', args: { path: 'src/config.test.ts' } },
+      { name: 'read_file', args: { path: 'build.log' } },
+    ]
+    const script: Script = (_options, call) => call < 9
+      ? streamBlocks([{ type: 'tool-call', id: `c${call}`, name: cycle[call % 3]!.name, deltas: [JSON.stringify(cycle[call % 3]!.args)] }])
+      : textAnswer('Stopping the cycle; here is what I found.')
+    const { agent, requests } = await askWithReadFile(script, 'why does the build fail?')
+    // Two full cycles (6 steps): reported at the sixth.
+    expect(eventsOf(agent, 'loop-breaker/stall')).toEqual([{ turn: 1, step: 6, judge: 'step', reason: 'step-cycle', level: 1, action: 'remind' }])
+    expect(lastMessageText(requests[6]!)).toContain('你最近几步在同一组操作之间反复循环')
+  })
+
+  it('lets polls of a CI job that the tool reports as still running go on, and reports the same poll once its answer stays the same', async () => {
+    for (const [label, answers, expected] of [
+      ['running, then done', ['{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"completed","conclusion":"success"}'], []],
+      ['failed every time', Array(5).fill('{"status":"completed","conclusion":"failure"}'), [{ turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' }]],
+    ] as const) {
+      const ciStatus = ciStatusTool(answers)
+      const script: Script = (_options, call) => call < 5
+        ? streamBlocks([
+          { type: 'text', deltas: [call % 2 === 0 ? 'Checking CI again.' : 'Still waiting; one more look.'] },
+          { type: 'tool-call', id: `c${call}`, name: 'ci_status', deltas: ['{"run":8812}'] },
+        ])
+        : textAnswer('CI finished.')
+      const host = await createGuardedHost(script)
+      hosts.push(host)
+      ;(host.ctx as any).tools.register(ciStatus.tool)
+      const agent = host.createAgent()
+      await host.ask(agent, 'wait for CI')
+      expect(ciStatus.polls(), label).toBe(5)
+      expect(eventsOf(agent, 'loop-breaker/stall'), label).toEqual(expected)
+    }
   })
 })

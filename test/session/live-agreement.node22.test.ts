@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import * as detector from '../../src/detector/index.ts'
 import * as plugin from '../../src/plugin/index.ts'
 import { analyzeFile, disagreement, readSession } from '../../src/session/index.ts'
+import { ciStatusTool } from '../support/ci-status-tool.ts'
 import type { SessionCall } from '../../src/session/index.ts'
 import { recordLoopSession, recordWorkSession } from './record-sessions.ts'
 import type { RecordedSession } from './record-sessions.ts'
@@ -97,5 +98,22 @@ describe('live plugin vs offline analyzer on real session logs', () => {
     const stalled = analysis.calls.filter((call) => call.stall !== null)
     expect(stalled.map((call) => [call.turn, call.step, call.stall])).toEqual(recorded.map((event) => [event.data.turn, event.data.step, event.data.reason]))
     expect(stalled.every((call) => call.recorded?.type === 'loop-breaker/stall')).toBe(true)
+  })
+
+  it('polls of a CI job: the step judge reads the same tool results live and in the replay', async () => {
+    const poll = (step: number): Block[] => [{ type: 'tool-call', id: `poll-${step}`, name: 'ci_status', arguments: '{"run":8812}' }]
+    for (const [id, answers, reasons] of [
+      ['ci-running', ['{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"completed"}'], []],
+      ['ci-stuck', Array(5).fill('{"status":"completed","conclusion":"failure"}'), ['repeated-step']],
+    ] as const) {
+      const session = await recordLoopSession(root, { after: [[plugin]], calls: [1, 2, 3, 4, 5].map(poll), tools: [ciStatusTool(answers).tool], id })
+      const recorded = session.events.filter((event) => event.type === 'loop-breaker/stall')
+      expect(recorded.map((event) => event.data.reason), id).toEqual(reasons)
+      const analysis = await expectAgreement(session)
+      expect(analysis.calls.filter((call) => call.stall !== null).map((call) => call.stall), id).toEqual(reasons)
+      const v4 = join(root, `${session.header.id}.v4.jsonl`)
+      await writeFile(v4, v4Lines(session.header, session.events).join('\n') + '\n')
+      expect((await analyzeFile(v4, detector, [detector.DEFAULT_CONFIG])).calls, id).toEqual(analysis.calls)
+    }
   })
 })

@@ -65,9 +65,10 @@ export async function recordWorkSession(root: string, id = 'work-session'): Prom
  * cuts the loop (or judges the stall) and steers the model on; without it, the
  * loop runs its whole length.
  */
-export async function recordLoopSession(root: string, options: { after?: Plugins; id?: string; calls?: Block[][] } = {}): Promise<RecordedSession> {
+export async function recordLoopSession(root: string, options: { after?: Plugins; id?: string; calls?: Block[][]; tools?: unknown[] } = {}): Promise<RecordedSession> {
   const calls = options.calls ?? [[{ type: 'reasoning', text: `${PLANNING}\n${phrasePool(6000)}` }, { type: 'text', text: FINAL_REPORT }]]
   const host = await createPersistentHost((_options, call) => modelCall(calls[call] ?? [{ type: 'text', text: FINAL_REPORT }]), { root, after: options.after })
+  for (const tool of options.tools ?? []) (host.ctx as any).tools.register(tool)
   try {
     const agent = host.createAgent(options.id ?? 'loop-session')
     await host.ask(agent, 'Summarize last night\'s build failures.')

@@ -13,7 +13,7 @@ function reasoningOnlyCall(turn: number): SessionCall {
   return {
     turn, step: 1, attempt: 1, deltas: [{ side: 'reasoning', text: reasoning }],
     reasoningChars: reasoning.length, textChars: 0, toolCalls: [], finish: { kind: 'stop' } as any,
-    hasMessage: true, recorded: [],
+    hasMessage: true, recorded: [], previousResults: [],
   }
 }
 
