@@ -11,8 +11,9 @@
 //   - their masked keys are equal (every number, id, hash or timestamp masked) and at most
 //     `nearMaxChangedSlots` of their masked tokens hold a different value (1 for data-like units: a
 //     row whose index alone changes is a loop's, a row whose several values change is data), or
-//   - they have the same number of tokens (4 to 32), one half of them equal, and at most one masked
-//     token different in all (one slot: a changing word).
+//   - they are prose, have the same number of tokens (4 to 32), one half of them equal, and at most
+//     one token different in all, a plain word (one slot: a changing word; in code and data a changing
+//     identifier, path or key is normal: generated declarations, export lists).
 // Frames are then the units of a pool (unit-pool.ts) over a long window (`nearPoolWindowChars`,
 // `nearPoolWindowUnits`), with its own thresholds: near repetition is weaker evidence than verbatim
 // repetition, so it asks for more repeated mass than the phrase pool, and text that looks like data or
@@ -126,7 +127,11 @@ export class NearPoolRule implements UnitRule {
     const half = count >> 1
     const headKey = framed ? rangeHash(HEAD_SEED, tokens, 0, half, count) : 0
     const tailKey = framed ? rangeHash(TAIL_SEED, tokens, half, count, count) : 0
-    if (frame < 0 && framed) frame = this.oneSlotFrame(headKey, tokens, count) ?? this.oneSlotFrame(tailKey, tokens, count) ?? -1
+    // One changing word is a loop's in prose; in code and data it is an identifier, a path or a key
+    // (generated declarations, export lists), so data-like units only join a frame through masked values.
+    if (frame < 0 && framed && !unit.dataLike) {
+      frame = this.oneSlotFrame(headKey, tokens, count, unit.tokenPlain) ?? this.oneSlotFrame(tailKey, tokens, count, unit.tokenPlain) ?? -1
+    }
     if (frame < 0) frame = this.nextFrame++ & 0x3fffffff
     const periodic = this.followsPeriod(frame)
     this.masked.store(unit.maskedKey, frame, unit.slots, unit.slotValues)
@@ -158,10 +163,22 @@ export class NearPoolRule implements UnitRule {
     return periodic
   }
 
-  /** The frame of the unit stored under this half's key when it has as many tokens and differs in at most one. */
-  private oneSlotFrame(key: number, tokens: Int32Array, count: number): number | undefined {
+  /**
+   * The frame of the unit stored under this half's key when it has as many tokens and differs in at
+   * most one, a plain word (not a path, a quoted string or an identifier with symbols).
+   */
+  private oneSlotFrame(key: number, tokens: Int32Array, count: number, plain: Uint8Array): number | undefined {
     const slot = this.halves.find(key)
-    if (slot < 0 || this.halves.counts[slot] !== count || this.halves.differences(slot, tokens, count) > 1) return undefined
+    if (slot < 0 || this.halves.counts[slot] !== count) return undefined
+    const stored = this.halves.values
+    const offset = slot * UNIT_TOKENS
+    let different = -1
+    for (let i = 0; i < count; i++) {
+      if (stored[offset + i] === tokens[i]) continue
+      if (different >= 0) return undefined
+      different = i
+    }
+    if (different >= 0 && plain[different] === 0) return undefined
     return this.halves.frames[slot]
   }
 }

@@ -101,7 +101,7 @@ export const DETECTOR_SETTINGS = {
   },
   // Config files, CSV and generated tables repeat many lines; the tool side wants a bigger, purer pool.
   toolPoolMinRepeatedChars: {
-    default: 12288, min: 0, max: 262144, integer: true,
+    default: 14336, min: 0, max: 262144, integer: true,
     description: 'Repeated phrase mass (chars) in the recent tool-argument window that trips the phrase-pool rule; 0 turns it off for tool arguments.',
   },
   toolPoolWindowChars: {
@@ -138,15 +138,15 @@ export const DETECTOR_SETTINGS = {
     description: 'Repeated mass (chars) of units equal up to masked numbers/ids/one word that trips the near-pool rule in reasoning/text; 0 turns it off for reasoning and text.',
   },
   nearPoolDataMinRepeatedChars: {
-    default: 16384, min: 0, max: 262144, integer: true,
+    default: 32768, min: 0, max: 262144, integer: true,
     description: 'Repeated mass (chars) the near-pool rule needs in reasoning/text when most of it looks like data or quoted tool output.',
   },
   toolNearPoolMinRepeatedChars: {
-    default: 16384, min: 0, max: 262144, integer: true,
+    default: 32768, min: 0, max: 262144, integer: true,
     description: 'Repeated mass (chars) of near-equal units in tool arguments (files: all data) that trips the near-pool rule; 0 turns it off for tool arguments.',
   },
   nearPoolWindowChars: {
-    default: 32768, min: 64, max: 262144, integer: true,
+    default: 65536, min: 64, max: 262144, integer: true,
     description: 'Size (chars of normalised units) of the near-pool rule\'s window; pools of long sentences and restated passages must come back inside it.',
   },
   nearPoolWindowUnits: {

@@ -59,7 +59,7 @@ export class SideScanner {
       dataMinRepeatedChars: poolMinRepeatedChars,
       windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       windowUnits: tool ? 1 : config.poolWindowUnits,
-      minStretchChars: tool ? config.toolPoolMinRepeatedChars : config.poolWindowChars,
+      minStretchChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       minCoverage: config.poolMinCoverage,
       dataMinCoverage: config.poolMinCoverage,
       minConcentration: poolMinConcentration,
@@ -82,9 +82,9 @@ export class SideScanner {
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
       dataMinSpan: config.dataMinSpan,
-    })
+    }, this.ring, this.mask)
     this.tokenizer = new Tokenizer(new UnitReader(pool, nearPool, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
-    this.symbolRun = new SymbolRunRule(tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars, tool ? new JsonUnescaper() : undefined)
+    this.symbolRun = new SymbolRunRule(tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars, tool)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
     this.untilStrideEnd = this.stride

@@ -37,7 +37,7 @@ export interface Token {
   firstCode: number
   /** Its last character. */
   lastCode: number
-  /** How many times its first character opens it in a row (3 for "```ts"). */
+  /** How many times its first character opens it in a row, counted up to 3 ("```ts": 3). */
   leadingRepeats: number
 }
 
@@ -69,8 +69,8 @@ export class Tokenizer {
   private slotHash = 0
   private slots = 0
   private letters = 0
-  private firstCode = 0
-  private leadingRepeats = 0
+  private ring: Uint16Array = new Uint16Array(1)
+  private mask = 0
   private caseHash = FNV_OFFSET
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
@@ -83,13 +83,26 @@ export class Tokenizer {
   /** Reads the characters at offsets [from, to) from `ring` (offset i at `i & mask`); returns the first finding. */
   scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
     const unescaper = this.unescaper
+    this.ring = ring
+    this.mask = mask
     let { hash, inToken, start, hasWordChar, lastCode, spaced } = this
+    // The masked form in locals (the hot path); written back before a token is emitted.
+    let { caseHash, masked, runHash, runLength, runHasDigit, letters } = this
     for (let position = from; position < to; position++) {
       let code = ring[position & mask]
       if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
       if (isWhitespace(code)) {
         if (inToken) {
           inToken = false
+          this.caseHash = caseHash
+          this.masked = masked
+          this.runHash = runHash
+          this.runLength = runLength
+          this.runHasDigit = runHasDigit
+          this.letters = letters
+          runHash = FNV_OFFSET
+          runLength = 0
+          runHasDigit = false
           const finding = this.emit(hash, start, position, hasWordChar, lastCode, spaced)
           spaced = false
           if (finding) return finding
@@ -106,6 +119,15 @@ export class Tokenizer {
       if (code >= 0x3000 && isCjk(code)) {
         if (inToken) {
           inToken = false
+          this.caseHash = caseHash
+          this.masked = masked
+          this.runHash = runHash
+          this.runLength = runLength
+          this.runHasDigit = runHasDigit
+          this.letters = letters
+          runHash = FNV_OFFSET
+          runLength = 0
+          runHasDigit = false
           const finding = this.emit(hash, start, position, hasWordChar, lastCode, spaced)
           spaced = false
           if (finding) return finding
@@ -117,8 +139,6 @@ export class Tokenizer {
         this.slotHash = 0
         this.slots = 0
         this.letters = word ? 1 : 0
-        this.firstCode = code
-        this.leadingRepeats = 1
         const finding = this.emit(cjkHash, position, position + 1, word, code, spaced)
         spaced = false
         if (finding) return finding
@@ -129,27 +149,29 @@ export class Tokenizer {
         start = position
         hash = FNV_OFFSET
         hasWordChar = false
-        this.masked = FNV_OFFSET
-        this.caseHash = FNV_OFFSET
+        masked = FNV_OFFSET
+        caseHash = FNV_OFFSET
+        letters = 0
         this.slotHash = 0
         this.slots = 0
-        this.letters = 0
-        this.firstCode = code
-        this.leadingRepeats = 0
       }
-      if (code === this.firstCode && this.leadingRepeats === position - start) this.leadingRepeats++
       const lower = lowerAscii(code)
       hash = Math.imul(hash ^ lower, FNV_PRIME)
-      this.caseHash = Math.imul(this.caseHash ^ code, FNV_PRIME)
+      caseHash = Math.imul(caseHash ^ code, FNV_PRIME)
       if (isWordChar(code)) {
         hasWordChar = true
-        this.runHash = Math.imul(this.runHash ^ lower, FNV_PRIME)
-        this.runLength++
-        if (code >= 48 && code <= 57) this.runHasDigit = true
-        else this.letters++
+        runHash = Math.imul(runHash ^ lower, FNV_PRIME)
+        runLength++
+        if (code >= 48 && code <= 57) runHasDigit = true
+        else letters++
       } else {
-        if (this.runLength > 0) this.endRun()
-        this.masked = Math.imul(this.masked ^ code, FNV_PRIME)
+        if (runLength > 0) {
+          masked = this.endRun(masked, runHash, runHasDigit)
+          runHash = FNV_OFFSET
+          runLength = 0
+          runHasDigit = false
+        }
+        masked = Math.imul(masked ^ code, FNV_PRIME)
       }
       lastCode = code
     }
@@ -159,34 +181,43 @@ export class Tokenizer {
     this.hasWordChar = hasWordChar
     this.lastCode = lastCode
     this.spaced = spaced
+    this.caseHash = caseHash
+    this.masked = masked
+    this.runHash = runHash
+    this.runLength = runLength
+    this.runHasDigit = runHasDigit
+    this.letters = letters
     return undefined
   }
 
-  /** Closes the letter-and-digit run in progress: masked when it holds a digit. */
-  private endRun(): void {
-    if (this.runHasDigit) {
-      this.masked = Math.imul(this.masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
-      this.slotHash = Math.imul((this.slotHash || FNV_OFFSET) ^ this.runHash, FNV_PRIME)
-      if (this.slots < MAX_SLOT_VALUES) this.current.slotValues[this.slots] = this.runHash
-      this.slots++
-    } else {
-      this.masked = Math.imul(this.masked ^ this.runHash, FNV_PRIME)
-    }
-    this.runHash = FNV_OFFSET
-    this.runLength = 0
-    this.runHasDigit = false
+  /** Closes a letter-and-digit run: masked (and its value kept) when it holds a digit; returns the masked hash. */
+  private endRun(masked: number, runHash: number, runHasDigit: boolean): number {
+    if (!runHasDigit) return Math.imul(masked ^ runHash, FNV_PRIME)
+    this.slotHash = Math.imul((this.slotHash || FNV_OFFSET) ^ runHash, FNV_PRIME)
+    if (this.slots < MAX_SLOT_VALUES) this.current.slotValues[this.slots] = runHash
+    this.slots++
+    return Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
   }
 
   private emit(hash: number, start: number, end: number, hasWordChar: boolean, lastCode: number, spaced: boolean): Finding | undefined {
     const token = this.current
-    if (this.runLength > 0) this.endRun()
+    if (this.runLength > 0) {
+      this.masked = this.endRun(this.masked, this.runHash, this.runHasDigit)
+      this.runLength = 0
+    }
+    // A fence ("```ts") is told by its first chars, read back from the ring (a token longer than the
+    // ring is no fence).
+    const ring = this.ring
+    const first = ring[start & this.mask]
+    let leadingRepeats = 1
+    while (leadingRepeats < 3 && start + leadingRepeats < end && end - start <= this.mask && ring[(start + leadingRepeats) & this.mask] === first) leadingRepeats++
     token.maskedHash = this.masked
     token.caseHash = this.caseHash
     token.slotHash = this.slotHash
     token.slots = this.slots
     token.letters = this.letters
-    token.firstCode = this.firstCode
-    token.leadingRepeats = this.leadingRepeats
+    token.firstCode = first
+    token.leadingRepeats = leadingRepeats
     token.hash = hash
     token.start = start
     token.end = end

@@ -34,6 +34,8 @@ export interface Unit {
   tokenCount: number
   /** Masked token hashes, the first min(tokenCount, `UNIT_TOKENS`). */
   tokens: Int32Array
+  /** Per kept token, 1 when it is a plain word (letters, and at most one other char such as a comma). */
+  tokenPlain: Uint8Array
   /** Per kept token, the hash of its masked values (0: nothing masked). */
   tokenSlots: Int32Array
   /** Runs masked in the whole unit. */
@@ -75,7 +77,7 @@ export class UnitReader implements TokenReader {
   private tokenCount = 0
   private readonly unit: Unit = {
     start: 0, end: 0, length: 0, key: 0, maskedKey: 0, tokenCount: 0,
-    tokens: new Int32Array(UNIT_TOKENS), tokenSlots: new Int32Array(UNIT_TOKENS), slots: 0, slotValues: new Int32Array(UNIT_TOKENS), counted: false, dataLike: false,
+    tokens: new Int32Array(UNIT_TOKENS), tokenPlain: new Uint8Array(UNIT_TOKENS), tokenSlots: new Int32Array(UNIT_TOKENS), slots: 0, slotValues: new Int32Array(UNIT_TOKENS), counted: false, dataLike: false,
   }
   private slots = 0
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
@@ -128,6 +130,7 @@ export class UnitReader implements TokenReader {
     if (this.tokenCount < UNIT_TOKENS) {
       this.unit.tokens[this.tokenCount] = token.maskedHash
       this.unit.tokenSlots[this.tokenCount] = token.slotHash
+      this.unit.tokenPlain[this.tokenCount] = token.letters > 0 && token.letters >= chars - 1 ? 1 : 0
     }
     this.tokenCount++
     if (token.hasWordChar) this.hasWordChar = true
