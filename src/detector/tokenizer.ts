@@ -94,12 +94,7 @@ export class Tokenizer {
       if (isWhitespace(code)) {
         if (inToken) {
           inToken = false
-          this.caseHash = caseHash
-          this.masked = masked
-          this.runHash = runHash
-          this.runLength = runLength
-          this.runHasDigit = runHasDigit
-          this.letters = letters
+          this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
           runHash = FNV_OFFSET
           runLength = 0
           runHasDigit = false
@@ -119,12 +114,7 @@ export class Tokenizer {
       if (code >= 0x3000 && isCjk(code)) {
         if (inToken) {
           inToken = false
-          this.caseHash = caseHash
-          this.masked = masked
-          this.runHash = runHash
-          this.runLength = runLength
-          this.runHasDigit = runHasDigit
-          this.letters = letters
+          this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
           runHash = FNV_OFFSET
           runLength = 0
           runHasDigit = false
@@ -181,13 +171,18 @@ export class Tokenizer {
     this.hasWordChar = hasWordChar
     this.lastCode = lastCode
     this.spaced = spaced
+    this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
+    return undefined
+  }
+
+  /** Writes the masked form held in `scan`'s locals back to the fields (`emit` and the next scan read them). */
+  private keepMasked(caseHash: number, masked: number, runHash: number, runLength: number, runHasDigit: boolean, letters: number): void {
     this.caseHash = caseHash
     this.masked = masked
     this.runHash = runHash
     this.runLength = runLength
     this.runHasDigit = runHasDigit
     this.letters = letters
-    return undefined
   }
 
   /** Closes a letter-and-digit run: masked (and its value kept) when it holds a digit; returns the masked hash. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_CONFIG, StreamDetector, type DetectorConfig, type Side, type Trip } from '../../src/detector/index.ts'
+import { DEFAULT_CONFIG, type DetectorConfig, type Side } from '../../src/detector/index.ts'
+import { feedFixed } from './feed.ts'
 import { random } from '../fixtures/detector/corpus.mjs'
 import { productiveProse, reshuffled, writeArguments } from '../fixtures/detector/loops.mjs'
 
@@ -10,18 +11,10 @@ import { productiveProse, reshuffled, writeArguments } from '../fixtures/detecto
 const DELTAS = [3, 16, 64]
 const { cycleCheckStride, nearPoolDataMinRepeatedChars, toolNearPoolMinRepeatedChars } = DEFAULT_CONFIG
 
-function streamed(text: string, side: Side, delta: number, config?: Partial<DetectorConfig>): Trip | undefined {
-  const detector = new StreamDetector(config)
-  for (let at = 0; at < text.length; at += delta) {
-    const trip = detector.push(side, text.slice(at, at + delta))
-    if (trip) return trip
-  }
-  return undefined
-}
 
 /** The trip at every delta size, checked to be the same cut; returns it with its latency after `prefix`. */
 function cutEverywhere(prefix: string, loop: string, side: Side, config?: Partial<DetectorConfig>) {
-  const trips = DELTAS.map((delta) => streamed(prefix + loop, side, delta, config))
+  const trips = DELTAS.map((delta) => feedFixed(prefix + loop, side, delta, config))
   const [first] = trips
   expect(first, 'tripped').toBeDefined()
   for (const [index, trip] of trips.entries()) {
@@ -73,8 +66,8 @@ describe('near pool: prose that repeats with a counter, an id or one word changi
 
   it('is the rule that cuts them: no exact rule sees a unit that never repeats verbatim', () => {
     const loop = PROSE_LOOPS[0][2]
-    expect(streamed(PREFIX.en + loop, 'text', 16, { nearPoolMinRepeatedChars: 0 })).toBeUndefined()
-    expect(streamed(PREFIX.en + loop, 'text', 16)?.rule).toBe('near-pool')
+    expect(feedFixed(PREFIX.en + loop, 'text', 16, { nearPoolMinRepeatedChars: 0 })).toBeUndefined()
+    expect(feedFixed(PREFIX.en + loop, 'text', 16)?.rule).toBe('near-pool')
   })
 })
 
@@ -135,6 +128,6 @@ describe('near pool: code and data loops, in text and in tool arguments', () => 
 
   it('lets data rows through whose several values change (a CSV export, a generated table)', () => {
     const csv = grow((i) => `2024-01-${String((i % 28) + 1).padStart(2, '0')},ST${i % 5},${(next() * 30).toFixed(1)},${Math.floor(next() * 100)},ok\n`, 30_000)
-    for (const side of ['reasoning', 'text', 'tool'] as const) expect(streamed(csv, side, 16), side).toBeUndefined()
+    for (const side of ['reasoning', 'text', 'tool'] as const) expect(feedFixed(csv, side, 16), side).toBeUndefined()
   })
 })
