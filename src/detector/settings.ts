@@ -94,12 +94,15 @@ export const DETECTOR_SETTINGS = {
   // 32 covers pools of up to 8 distinct units of any length (and more of short units, which 1,024
   // chars already hold). It is the floor the corpus allows: at 36, napi.h's
   // overload lists (10–11 distinct lines, a fixed skeleton with varying slots, concentration 3.7–4.0
-  // over 37–44 lines) trip; at 32 nothing does. The tool side keeps its 8 KiB char window (files' lines repeat legitimately).
+  // over 37–44 lines) trip; at 32 nothing does. The tool side keeps a char window (files' lines repeat legitimately).
   poolWindowUnits: {
     default: 32, min: 1, max: 4096, integer: true,
     description: 'The recent reasoning/text window of the phrase-pool rule also reaches back at least this many units (lines or sentences), so a pool of long sentences fits in it.',
   },
   // Config files, CSV and generated tables repeat many lines; the tool side wants a bigger, purer pool.
+  // A 256-row lookup table written through a tool call holds 9.5 K of identical rows
+  // (normal-shapes.mjs); at 12,288 cldr-core's dayPeriods.json trips, and still does at 14,336 (a
+  // known trip, docs/detector.md#known-limits-re-measured); the stretch judged spans the whole window.
   toolPoolMinRepeatedChars: {
     default: 14336, min: 0, max: 262144, integer: true,
     description: 'Repeated phrase mass (chars) in the recent tool-argument window that trips the phrase-pool rule; 0 turns it off for tool arguments.',
