@@ -4,7 +4,10 @@
 // d ≤ `maxPeriod` over at least max(`minSpan`, `cycleMinPeriods` × d) characters.
 // Deliberately let through: a block repeated exactly twice (2.5 periods are required), and dividers,
 // laughter and padding ("=====", "|---|---|", "哈哈哈", "0000"): a period holding fewer than two
-// distinct letters or digits is not a loop of words.
+// distinct letters or digits is not a loop of words. A period that looks like data or quoted tool
+// output (data-like.ts: identical table rows, a lookup table's default entries, a log line) is
+// followed, one check at a time, until it spans `dataMinSpan` (docs/detector.md#confidence): a
+// correct answer may hold many identical rows; a loop keeps going.
 //
 // Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier
 // positions whose 8-gram falls in the same bucket (as LZ77 does); a check, run when the side's length
@@ -15,6 +18,7 @@
 // side's text, the verdict does not depend on how the text was split into deltas.
 
 import { isWordChar } from './char-classes.ts'
+import { stretchLooksLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 
 const GRAM = 8
@@ -33,6 +37,8 @@ export interface CycleThresholds {
   readonly maxPeriod: number
   readonly minSpan: number
   readonly minPeriods: number
+  /** Span required when the period looks like data (data-like.ts); 0: no more than `minSpan`. */
+  readonly dataMinSpan: number
 }
 
 export class CycleRule {
@@ -40,6 +46,10 @@ export class CycleRule {
   private readonly bucketHeads: Int32Array
   private readonly mask: number
   private rollingHash = 0
+  // A verified period that looks like data, followed until it spans `dataMinSpan` or breaks.
+  private dataPeriod = 0
+  private dataStart = 0
+  private dataCheckedTo = 0
 
   /** `ring` holds the side's recent characters (offset i at `i & mask`); see `CycleRule.ringSize`. */
   constructor(private readonly thresholds: CycleThresholds, private readonly ring: Uint16Array) {
@@ -88,6 +98,10 @@ export class CycleRule {
     if (maxPeriod === 0 || length < minSpan) return undefined
     const ring = this.ring
     const mask = this.mask
+    if (this.dataPeriod > 0) {
+      const found = this.followData(length)
+      if (found || this.dataPeriod > 0) return found
+    }
     const last = length - 1
     // A run of one repeated character ("=====", spaces, "哈哈哈"): every period shorter than the run
     // matches inside it and fails at its edge, so those candidates are skipped unverified; a run long
@@ -117,9 +131,30 @@ export class CycleRule {
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
+      if (this.thresholds.dataMinSpan > matched && stretchLooksLikeData(ring, mask, length - period, length)) {
+        this.dataPeriod = period
+        this.dataStart = length - matched
+        this.dataCheckedTo = length
+        return undefined
+      }
       return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched, verifiedAt: length }
     }
     return undefined
+  }
+
+  /** Extends the data-like period over the chars since the last check; trips once it spans `dataMinSpan`. */
+  private followData(length: number): Finding | undefined {
+    const { ring, mask, dataPeriod } = this
+    for (let i = this.dataCheckedTo; i < length; i++) {
+      if (ring[i & mask] !== ring[(i - dataPeriod) & mask]) {
+        this.dataPeriod = 0
+        return undefined
+      }
+    }
+    this.dataCheckedTo = length
+    const span = length - this.dataStart
+    if (span < this.thresholds.dataMinSpan) return undefined
+    return { rule: 'cycle', loopStart: this.dataStart, repeatedChars: span, verifiedAt: length }
   }
 
   private isDivider(last: number, period: number): boolean {

@@ -2,21 +2,26 @@
 // token emitted forever). The only rule that looks at delta boundaries rather than the text, so it is
 // by nature not split-invariant. The seed's reference trips after 60 identical visible-text chunks;
 // tool arguments get a higher count because a file's padding streams in equal pieces.
-// Deliberately let through: a run of one non-blank character ("哈", "=", "-"): laughter and dividers
-// repeat a single character legitimately; a blank delta repeated is exactly the degenerate shape.
+// Deliberately let through: deltas holding one non-space character, with or without white space ("哈",
+// "=", "! ", "😀"): the symbol-run rule judges such runs on the text itself, whatever the delta sizes,
+// so their verdict does not depend on how the provider split them; a blank delta repeated is exactly
+// the degenerate shape.
 
 import { isWhitespace } from './char-classes.ts'
 import type { Finding } from './finding.ts'
 
+/** A delta holding two distinct non-space characters, or only white space. */
 function isLoopMaterial(delta: string): boolean {
-  let blank = true
-  const first = delta.charCodeAt(0)
+  let symbol = -1
   for (let i = 0; i < delta.length; i++) {
-    const code = delta.charCodeAt(i)
-    if (code !== first) return true
-    if (!isWhitespace(code)) blank = false
+    const code = delta.codePointAt(i)!
+    if (code > 0xffff) i++
+    // A lone surrogate is half of a character split across deltas: its other half decides.
+    if (isWhitespace(code) || code === 0xfe0f || code === 0x200d || (code >= 0xd800 && code <= 0xdfff)) continue
+    if (symbol === -1) symbol = code
+    else if (code !== symbol) return true
   }
-  return blank
+  return symbol === -1
 }
 
 /**

@@ -3,15 +3,25 @@
 // or a description has exactly one source. Convention: a rule is switched off by setting its main
 // threshold (named in its description) to 0. Reaction settings (escalation, caps) belong to the plugin.
 
+/** One detector threshold: its default, what it does, and the values it may take. */
 export interface DetectorSetting {
+  /** The value the detector uses when the config leaves the setting out. */
   readonly default: number
   /** One line, user-facing. */
   readonly description: string
+  /** The smallest value allowed. */
   readonly min: number
+  /** The largest value allowed, when there is one. */
   readonly max?: number
+  /** Whether only whole numbers are allowed. */
   readonly integer: boolean
 }
 
+/**
+ * Every detector threshold, by name: the one home of each default, description and range (the plugin's
+ * Config schema and the analyzer's `--set` / `--sweep` are built from it), with the calibration that
+ * chose it beside each entry. See docs/detector.md#settings.
+ */
 export const DETECTOR_SETTINGS = {
   // ── cycle: an exactly periodic tail ───────────────────────────────────────────────────────────────
   // Real loop periods measured in the seed: 89, 102, 105, 154, 187, 235, 382, 409 characters in
@@ -55,6 +65,14 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 2, max: 64, integer: false,
     description: 'Minimum number of periods the tail must span (exactly twice is normal in code; a loop keeps going).',
   },
+  // Identical rows are a correct answer often enough (a lookup table's default entries, a pin table, a
+  // quoted log line after line); a loop keeps going. Exact repetition whose period looks like data
+  // (data-like.ts) is followed until it spans this much: the lookup-table and identical-rows shapes in
+  // test/fixtures/detector/normal-shapes.mjs reach 9.5 K (docs/detector.md#confidence).
+  dataMinSpan: {
+    default: 12288, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) an exact repetition (cycle, token-period) must span when it looks like data or quoted tool output (table rows, log lines, code); 0 treats it like prose.',
+  },
   // Cost/latency trade-off: each side is read one stride at a time (rules in tight loops, the cycle
   // check at the stride's end), so a verdict comes at most this many chars after its evidence.
   cycleCheckStride: {
@@ -86,18 +104,21 @@ export const DETECTOR_SETTINGS = {
   // 32 covers pools of up to 8 distinct units of any length (and more of short units, which 1,024
   // chars already hold). It is the floor the corpus allows: at 36, napi.h's
   // overload lists (10–11 distinct lines, a fixed skeleton with varying slots, concentration 3.7–4.0
-  // over 37–44 lines) trip; at 32 nothing does. The tool side keeps its 8 KiB char window (files' lines repeat legitimately).
+  // over 37–44 lines) trip; at 32 nothing does. The tool side keeps a char window (files' lines repeat legitimately).
   poolWindowUnits: {
     default: 32, min: 1, max: 4096, integer: true,
     description: 'The recent reasoning/text window of the phrase-pool rule also reaches back at least this many units (lines or sentences), so a pool of long sentences fits in it.',
   },
   // Config files, CSV and generated tables repeat many lines; the tool side wants a bigger, purer pool.
+  // A 256-row lookup table written through a tool call holds 9.5 K of identical rows
+  // (normal-shapes.mjs); at 12,288 cldr-core's dayPeriods.json trips, and still does at 14,336 (a
+  // known trip, docs/detector.md#known-limits-re-measured); the stretch judged spans the whole window.
   toolPoolMinRepeatedChars: {
-    default: 4096, min: 0, max: 262144, integer: true,
+    default: 14336, min: 0, max: 262144, integer: true,
     description: 'Repeated phrase mass (chars) in the recent tool-argument window that trips the phrase-pool rule; 0 turns it off for tool arguments.',
   },
   toolPoolWindowChars: {
-    default: 8192, min: 64, max: 262144, integer: true,
+    default: 16384, min: 64, max: 262144, integer: true,
     description: 'Size (chars of normalised units) of the recent tool-argument window the phrase-pool ratios are measured over.',
   },
   // Normal prose reuses wording ("Let me check") but most of it is new; a pool tends to 1.0. Over a
@@ -124,6 +145,52 @@ export const DETECTOR_SETTINGS = {
     description: 'Average sightings per distinct unit in the tool-argument window before the phrase-pool rule trips.',
   },
 
+  // ── near pool: units equal once numbers, ids, hashes, timestamps and one word are masked ───────────
+  nearPoolMinRepeatedChars: {
+    default: 768, min: 0, max: 262144, integer: true,
+    description: 'Repeated mass (chars) of units equal up to masked numbers/ids/one word that trips the near-pool rule in reasoning/text; 0 turns it off for reasoning and text.',
+  },
+  nearPoolDataMinRepeatedChars: {
+    default: 32768, min: 0, max: 262144, integer: true,
+    description: 'Repeated mass (chars) the near-pool rule needs in reasoning/text when most of it looks like data or quoted tool output.',
+  },
+  toolNearPoolMinRepeatedChars: {
+    default: 32768, min: 0, max: 262144, integer: true,
+    description: 'Repeated mass (chars) of near-equal units in tool arguments (files: all data) that trips the near-pool rule; 0 turns it off for tool arguments.',
+  },
+  nearPoolWindowChars: {
+    default: 65536, min: 64, max: 262144, integer: true,
+    description: 'Size (chars of normalised units) of the near-pool rule\'s window; pools of long sentences and restated passages must come back inside it.',
+  },
+  nearPoolWindowUnits: {
+    default: 256, min: 1, max: 4096, integer: true,
+    description: 'The near-pool window also reaches back at least this many units (lines or sentences).',
+  },
+  nearPoolMinStretchChars: {
+    default: 1024, min: 64, max: 262144, integer: true,
+    description: 'Shortest stretch (chars) the near-pool ratios are judged over (a stretch from the window\'s oldest unit is judged at any length).',
+  },
+  nearPoolMinCoverage: {
+    default: 0.7, min: 0, max: 1, integer: false,
+    description: 'Share of a stretch that must be near repetition of earlier units before the near-pool rule trips.',
+  },
+  nearPoolMinConcentration: {
+    default: 4, min: 0, max: 1000, integer: false,
+    description: 'Average sightings per distinct frame in the stretch before the near-pool rule trips.',
+  },
+  nearPoolDataMinCoverage: {
+    default: 0.9, min: 0, max: 1, integer: false,
+    description: 'Share of a stretch that must be near repetition when most of it looks like data or quoted tool output (and always on the tool side).',
+  },
+  nearPoolDataMinConcentration: {
+    default: 12, min: 0, max: 1000, integer: false,
+    description: 'Average sightings per distinct frame when most of the repetition looks like data or quoted tool output (and always on the tool side).',
+  },
+  nearMaxChangedSlots: {
+    default: 2, min: 0, max: 32, integer: true,
+    description: 'Masked values (numbers, ids) that may change between two prose units of one frame (data-like units: 1).',
+  },
+
   // ── token period: a block of tokens repeated back to back, modulo case and white space ────────────
   tokenPeriodMinRepeats: {
     default: 16, min: 0, max: 1000, integer: true,
@@ -141,6 +208,19 @@ export const DETECTOR_SETTINGS = {
   tokenPeriodMinDistinct: {
     default: 3, min: 1, max: 256, integer: true,
     description: 'Minimum distinct tokens in a repeated block (so "哈哈哈" or a table divider is not a loop).',
+  },
+
+  // ── symbol run: one punctuation mark, symbol, emoji or one-letter token repeated ─────────────────
+  // The corpus's longest run of one non-space char is 175 chars (a block of `//` lines); the normal
+  // shapes hold a 1,200-char divider and 600 chars of laughter, which must pass (docs/detector.md#symbol-run).
+  symbolRunMinChars: {
+    default: 1536, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) of a run of one punctuation mark, symbol, emoji or one-letter token (white space between allowed) that trips the symbol-run rule in reasoning/text; 0 turns it off.',
+  },
+  // Files pad with one char (rules of '=', '#' banners, zero-filled blocks) more than prose does.
+  toolSymbolRunMinChars: {
+    default: 4096, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) of a run of one symbol or one-letter token in tool arguments that trips the symbol-run rule; 0 turns it off for tool arguments.',
   },
 
   // ── identical chunks: the provider sends the same delta again and again ───────────────────────────
@@ -205,11 +285,14 @@ export const DETECTOR_SETTINGS = {
   },
 } as const satisfies Record<string, DetectorSetting>
 
+/** The name of one detector threshold (`reasoningCycleMinSpan`, `nearPoolMinRepeatedChars`, ...). */
 export type DetectorSettingName = keyof typeof DETECTOR_SETTINGS
+/** A complete detector config: a value for every threshold. */
 export type DetectorConfig = { readonly [K in DetectorSettingName]: number }
 
 const SETTING_NAMES = Object.keys(DETECTOR_SETTINGS) as DetectorSettingName[]
 
+/** Every threshold at its default (frozen). */
 export const DEFAULT_CONFIG: DetectorConfig = Object.freeze(
   Object.fromEntries(SETTING_NAMES.map((name) => [name, DETECTOR_SETTINGS[name].default])) as DetectorConfig,
 )
@@ -256,6 +339,9 @@ export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): Detect
     failSetting('reasoningPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.reasoningPoolMinRepeatedChars)
   if (resolved.textPoolMinRepeatedChars > resolved.poolWindowChars)
     failSetting('textPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.textPoolMinRepeatedChars)
+  for (const name of ['nearPoolMinRepeatedChars', 'nearPoolDataMinRepeatedChars', 'toolNearPoolMinRepeatedChars'] as const) {
+    if (resolved[name] > resolved.nearPoolWindowChars) failSetting(name, `0 or at most nearPoolWindowChars (${resolved.nearPoolWindowChars})`, resolved[name])
+  }
   if (resolved.toolPoolMinRepeatedChars > resolved.toolPoolWindowChars)
     failSetting('toolPoolMinRepeatedChars', `0 or at most toolPoolWindowChars (${resolved.toolPoolWindowChars})`, resolved.toolPoolMinRepeatedChars)
   for (const name of ['tokenPeriodMinRepeats', 'toolTokenPeriodMinRepeats', 'maxIdenticalChunks', 'toolMaxIdenticalChunks'] as const) {

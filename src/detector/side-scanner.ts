@@ -6,18 +6,22 @@
 // identical-chunks decides on the text alone, whatever the delta boundaries (split-invariance up to
 // the stride: the verdict is the same, and the push that reports it is the one that reaches the end
 // of the stride where the evidence completed). Memory is the ring and the rules' bounded state,
-// never the text itself. The phrase-pool and token-period rules read the stride through one
-// tokenizer, in text order, so the first evidence completed in the text wins.
+// never the text itself. The token-period rule and the unit rules (phrase-pool, near-pool, through
+// units.ts) read the stride through one tokenizer, in text order, so the first evidence completed in
+// the text wins.
 
 import { CycleRule } from './cycle.ts'
 import type { Finding } from './finding.ts'
 import { IdenticalChunksRule } from './identical-chunks.ts'
 import { JsonUnescaper } from './json-unescape.ts'
+import { NearPoolRule } from './near-pool.ts'
 import { PhrasePoolRule } from './phrase-pool.ts'
 import type { DetectorConfig } from './settings.ts'
+import { SymbolRunRule } from './symbol-run.ts'
 import { TokenPeriodRule } from './token-period.ts'
 import { Tokenizer } from './tokenizer.ts'
 import type { Side } from './types.ts'
+import { UnitReader } from './units.ts'
 
 export class SideScanner {
   /** UTF-16 length of the side's text so far. */
@@ -28,6 +32,7 @@ export class SideScanner {
   private readonly cycle: CycleRule
   /** Feeds the phrase-pool and token-period rules. */
   private readonly tokenizer: Tokenizer
+  private readonly symbolRun: SymbolRunRule
   private readonly chunks: IdenticalChunksRule
   private readonly stride: number
   private untilStrideEnd: number
@@ -39,26 +44,47 @@ export class SideScanner {
       maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,
       minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
       minPeriods: config.cycleMinPeriods,
+      dataMinSpan: config.dataMinSpan,
     }
     let size = CycleRule.ringSize(cycle)
     while (size < 2 * config.cycleCheckStride) size *= 2
     this.ring = new Uint16Array(size)
     this.mask = size - 1
     this.cycle = new CycleRule(cycle, this.ring)
+    const poolMinRepeatedChars = tool ? config.toolPoolMinRepeatedChars
+      : reasoning ? config.reasoningPoolMinRepeatedChars : config.textPoolMinRepeatedChars
+    const poolMinConcentration = tool ? config.toolPoolMinConcentration : config.poolMinConcentration
     const pool = new PhrasePoolRule({
-      minRepeatedChars: tool ? config.toolPoolMinRepeatedChars
-        : reasoning ? config.reasoningPoolMinRepeatedChars : config.textPoolMinRepeatedChars,
+      minRepeatedChars: poolMinRepeatedChars,
+      dataMinRepeatedChars: poolMinRepeatedChars,
       windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       windowUnits: tool ? 1 : config.poolWindowUnits,
+      minStretchChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       minCoverage: config.poolMinCoverage,
-      minConcentration: tool ? config.toolPoolMinConcentration : config.poolMinConcentration,
+      dataMinCoverage: config.poolMinCoverage,
+      minConcentration: poolMinConcentration,
+      dataMinConcentration: poolMinConcentration,
+    }, tool)
+    const nearPool = new NearPoolRule({
+      minRepeatedChars: tool ? config.toolNearPoolMinRepeatedChars : config.nearPoolMinRepeatedChars,
+      dataMinRepeatedChars: tool ? config.toolNearPoolMinRepeatedChars : config.nearPoolDataMinRepeatedChars,
+      dataMinCoverage: config.nearPoolDataMinCoverage,
+      dataMinConcentration: config.nearPoolDataMinConcentration,
+      windowChars: config.nearPoolWindowChars,
+      windowUnits: config.nearPoolWindowUnits,
+      minStretchChars: config.nearPoolMinStretchChars,
+      minCoverage: config.nearPoolMinCoverage,
+      minConcentration: config.nearPoolMinConcentration,
+      maxChangedSlots: config.nearMaxChangedSlots,
     })
     const tokenPeriod = new TokenPeriodRule({
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
-    })
-    this.tokenizer = new Tokenizer(pool, tokenPeriod, tool ? new JsonUnescaper() : undefined)
+      dataMinSpan: config.dataMinSpan,
+    }, this.ring, this.mask)
+    this.tokenizer = new Tokenizer(new UnitReader(pool, nearPool, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
+    this.symbolRun = new SymbolRunRule(tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars, tool)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
     this.untilStrideEnd = this.stride
@@ -86,6 +112,6 @@ export class SideScanner {
 
   /** Runs the rules over the stride at offsets [from, to), then the cycle check at its end. */
   private examine(from: number, to: number): Finding | undefined {
-    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
+    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.symbolRun.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
   }
 }

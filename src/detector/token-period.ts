@@ -5,13 +5,16 @@
 // breaks. For every block length p up to `maxBlock` it keeps the run of tokens equal to the token p
 // back; a run of p × (minRepeats − 1) means the block appeared minRepeats times.
 // Deliberately let through: blocks with fewer than `minDistinct` distinct tokens ("哈哈哈",
-// "| --- | --- |", "0, 0, 0"), and anything repeated fewer times (a list of similar items).
+// "| --- | --- |", "0, 0, 0"), and anything repeated fewer times (a list of similar items). A block a
+// third or more of whose tokens hold no letter, or whose text looks like data as the cycle rule judges
+// a period (data-like.ts), is data (identical table rows, a lookup table's entries, HTML lines): its run is followed until it spans `dataMinSpan` chars (docs/detector.md#confidence).
 //
 // Tokens come from tokenizer.ts as 32-bit hashes. A token's earlier occurrences within `maxBlock`
 // tokens are found through a hash chain, so a token costs its handful of recent twins rather than one
 // comparison per block length; memory is a few arrays of `maxBlock` entries. Offsets and token
 // counts are int32, like the cycle rule's.
 
+import { stretchLooksLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
@@ -19,6 +22,8 @@ export interface TokenPeriodThresholds {
   readonly minRepeats: number
   readonly maxBlock: number
   readonly minDistinct: number
+  /** Span (chars) required when the block looks like data: a third or more of its tokens hold no letter. */
+  readonly dataMinSpan: number
 }
 
 const BUCKET_MASK = 1023
@@ -26,6 +31,12 @@ const BUCKET_MASK = 1023
 export class TokenPeriodRule implements TokenReader {
   private tokenCount = 0
   private readonly hashes: Int32Array
+  /** Each recent token's start offset. */
+  private readonly starts: Int32Array
+  /** 1 where the token holds no letter (a number, a pipe, a brace). */
+  private readonly letterless: Uint8Array
+  /** Per block length: the start of the run already judged to be data (followed until `dataMinSpan`), or -1. */
+  private readonly dataRunStarts: Int32Array
   private readonly previousSameBucket: Int32Array
   private readonly lastInBucket = new Int32Array(BUCKET_MASK + 1).fill(-1)
   private readonly mask: number
@@ -40,10 +51,14 @@ export class TokenPeriodRule implements TokenReader {
   private matches: Int32Array
   private readonly shortestBlock: number
 
-  constructor(private readonly thresholds: TokenPeriodThresholds) {
+  /** `ring` holds the side's recent text (offset i at `i & ringMask`), read back to judge a block's text. */
+  constructor(private readonly thresholds: TokenPeriodThresholds, private readonly ring: Uint16Array, private readonly ringMask: number) {
     let size = 2
     while (size < thresholds.maxBlock + 1) size *= 2
     this.hashes = new Int32Array(size)
+    this.letterless = new Uint8Array(size)
+    this.starts = new Int32Array(size)
+    this.dataRunStarts = new Int32Array(thresholds.maxBlock + 1).fill(-1)
     this.previousSameBucket = new Int32Array(size)
     this.mask = size - 1
     this.runs = new Int32Array(thresholds.maxBlock + 1)
@@ -67,6 +82,8 @@ export class TokenPeriodRule implements TokenReader {
     const bucket = (hash ^ (hash >>> 10)) & BUCKET_MASK
     const previous = this.lastInBucket[bucket]
     hashes[index & mask] = hash
+    this.letterless[index & mask] = token.letters === 0 ? 1 : 0
+    this.starts[index & mask] = token.start
     previousSameBucket[index & mask] = previous
     this.lastInBucket[bucket] = index
     const minRepeats = this.thresholds.minRepeats
@@ -90,13 +107,31 @@ export class TokenPeriodRule implements TokenReader {
       const block = matches[m]
       if (++runs[block] === 1) this.runStarts[block] = token.start
       if (runs[block] < block * (minRepeats - 1)) continue
+      const loopStart = this.runStarts[block]
+      if (this.dataRunStarts[block] === loopStart) {
+        if (end - loopStart >= this.thresholds.dataMinSpan) return { rule: 'token-period', loopStart, repeatedChars: end - loopStart, verifiedAt: end }
+        continue
+      }
       if (this.distinctInBlock(index, block) >= this.thresholds.minDistinct) {
-        const loopStart = this.runStarts[block]
+        if (end - loopStart < this.thresholds.dataMinSpan && this.looksLikeData(index, block, end)) {
+          this.dataRunStarts[block] = loopStart
+          continue
+        }
         return { rule: 'token-period', loopStart, repeatedChars: end - loopStart, verifiedAt: end }
       }
       runs[block] = 0
     }
     return undefined
+  }
+
+  private looksLikeData(index: number, block: number, end: number): boolean {
+    let letterless = 0
+    for (let i = 0; i < block; i++) letterless += this.letterless[(index - i) & this.mask]
+    if (letterless * 3 >= block) return true
+    // The block's text, read back from the side's ring with the char before it (a line break shows the
+    // block opens a line), judged as the cycle rule judges a period.
+    const from = Math.max(0, this.starts[(index - block + 1) & this.mask] - 1)
+    return end - from <= this.ringMask && stretchLooksLikeData(this.ring, this.ringMask, from, end)
   }
 
   private distinctInBlock(index: number, block: number): number {

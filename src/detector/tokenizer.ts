@@ -1,7 +1,10 @@
-// Splits one side's text into normalised tokens, the material the token-period and phrase-pool rules
-// read: ASCII case folded, white space collapsed, every CJK character a token of its own (the seed's
-// tokenizer), and on the tool side through the JSON-string decoder. A token travels as a 32-bit FNV
-// hash with its offsets, so a line of any length costs O(1) per character and no text is kept.
+// Splits one side's text into normalised tokens, the material the token-period rule and the unit
+// rules (units.ts) read: ASCII case folded, white space collapsed, every CJK character a token of its
+// own (the seed's tokenizer), and on the tool side through the JSON-string decoder. A token travels as
+// a 32-bit FNV hash with its offsets, so a line of any length costs O(1) per character and no text is
+// kept. Each token also carries a masked hash, in which every run of letters and digits that holds a
+// digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, and the
+// hash of those runs' values, so near-repetition can compare units with what changes masked.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import type { Finding } from './finding.ts'
@@ -9,6 +12,8 @@ import type { JsonUnescaper } from './json-unescape.ts'
 
 export interface Token {
   hash: number
+  /** The hash without case folding. */
+  caseHash: number
   /** Offsets in the side's text: [start, end). */
   start: number
   end: number
@@ -16,8 +21,24 @@ export interface Token {
   hasWordChar: boolean
   /** Ends with . ! ? 。 ！ ？ (a sentence ends here). */
   endsSentence: boolean
-  /** White space separates it from the previous token. */
+  /** White space other than a line break comes before it (for the first token of a line: it is indented). */
   spaced: boolean
+  /** The hash with every letter-and-digit run that holds a digit replaced by one placeholder. */
+  maskedHash: number
+  /** Hash of the masked runs' values (0 when there is none). */
+  slotHash: number
+  /** How many runs were masked. */
+  slots: number
+  /** The masked runs' value hashes, the first `MAX_SLOT_VALUES` (reused for the next token). */
+  slotValues: Int32Array
+  /** Letters (not digits) in it, any script. */
+  letters: number
+  /** Its first character. */
+  firstCode: number
+  /** Its last character. */
+  lastCode: number
+  /** How many times its first character opens it in a row, counted up to 3 ("```ts": 3). */
+  leadingRepeats: number
 }
 
 export interface TokenReader {
@@ -25,6 +46,9 @@ export interface TokenReader {
   /** A line break at `position`. */
   lineEnd(position: number): Finding | undefined
 }
+
+const SLOT_PLACEHOLDER = 35 // '#'
+export const MAX_SLOT_VALUES = 32
 
 function endsSentence(code: number): boolean {
   return code === 46 || code === 33 || code === 63 || code === 0x3002 || code === 0xff01 || code === 0xff1f
@@ -37,7 +61,21 @@ export class Tokenizer {
   private hasWordChar = false
   private lastCode = 0
   private spaced = false
-  private readonly current: Token = { hash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false }
+  // The masked form of the token being read: its hash so far, the letter-and-digit run in progress.
+  private masked = FNV_OFFSET
+  private runHash = FNV_OFFSET
+  private runLength = 0
+  private runHasDigit = false
+  private slotHash = 0
+  private slots = 0
+  private letters = 0
+  private ring: Uint16Array = new Uint16Array(1)
+  private mask = 0
+  private caseHash = FNV_OFFSET
+  private readonly current: Token = {
+    hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
+    maskedHash: 0, slotHash: 0, slots: 0, slotValues: new Int32Array(MAX_SLOT_VALUES), letters: 0, firstCode: 0, lastCode: 0, leadingRepeats: 0,
+  }
 
   /** `unescaper` is given on the tool side, whose text is JSON. */
   constructor(private readonly first: TokenReader, private readonly second: TokenReader, private readonly unescaper?: JsonUnescaper) {}
@@ -45,20 +83,30 @@ export class Tokenizer {
   /** Reads the characters at offsets [from, to) from `ring` (offset i at `i & mask`); returns the first finding. */
   scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
     const unescaper = this.unescaper
+    this.ring = ring
+    this.mask = mask
     let { hash, inToken, start, hasWordChar, lastCode, spaced } = this
+    // The masked form in locals (the hot path); written back before a token is emitted.
+    let { caseHash, masked, runHash, runLength, runHasDigit, letters } = this
     for (let position = from; position < to; position++) {
       let code = ring[position & mask]
       if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
       if (isWhitespace(code)) {
         if (inToken) {
           inToken = false
+          this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
+          runHash = FNV_OFFSET
+          runLength = 0
+          runHasDigit = false
           const finding = this.emit(hash, start, position, hasWordChar, lastCode, spaced)
           spaced = false
           if (finding) return finding
         }
         if (code === 10 || code === 13) {
+          spaced = false
           const finding = this.first.lineEnd(position) ?? this.second.lineEnd(position)
           if (finding) return finding
+          continue
         }
         spaced = true
         continue
@@ -66,11 +114,22 @@ export class Tokenizer {
       if (code >= 0x3000 && isCjk(code)) {
         if (inToken) {
           inToken = false
+          this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
+          runHash = FNV_OFFSET
+          runLength = 0
+          runHasDigit = false
           const finding = this.emit(hash, start, position, hasWordChar, lastCode, spaced)
           spaced = false
           if (finding) return finding
         }
-        const finding = this.emit(Math.imul(FNV_OFFSET ^ code, FNV_PRIME), position, position + 1, isWordChar(code), code, spaced)
+        const cjkHash = Math.imul(FNV_OFFSET ^ code, FNV_PRIME)
+        const word = isWordChar(code)
+        this.masked = cjkHash
+        this.caseHash = cjkHash
+        this.slotHash = 0
+        this.slots = 0
+        this.letters = word ? 1 : 0
+        const finding = this.emit(cjkHash, position, position + 1, word, code, spaced)
         spaced = false
         if (finding) return finding
         continue
@@ -80,9 +139,30 @@ export class Tokenizer {
         start = position
         hash = FNV_OFFSET
         hasWordChar = false
+        masked = FNV_OFFSET
+        caseHash = FNV_OFFSET
+        letters = 0
+        this.slotHash = 0
+        this.slots = 0
       }
-      hash = Math.imul(hash ^ lowerAscii(code), FNV_PRIME)
-      if (!hasWordChar && isWordChar(code)) hasWordChar = true
+      const lower = lowerAscii(code)
+      hash = Math.imul(hash ^ lower, FNV_PRIME)
+      caseHash = Math.imul(caseHash ^ code, FNV_PRIME)
+      if (isWordChar(code)) {
+        hasWordChar = true
+        runHash = Math.imul(runHash ^ lower, FNV_PRIME)
+        runLength++
+        if (code >= 48 && code <= 57) runHasDigit = true
+        else letters++
+      } else {
+        if (runLength > 0) {
+          masked = this.endRun(masked, runHash, runHasDigit)
+          runHash = FNV_OFFSET
+          runLength = 0
+          runHasDigit = false
+        }
+        masked = Math.imul(masked ^ code, FNV_PRIME)
+      }
       lastCode = code
     }
     this.hash = hash
@@ -91,16 +171,54 @@ export class Tokenizer {
     this.hasWordChar = hasWordChar
     this.lastCode = lastCode
     this.spaced = spaced
+    this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
     return undefined
+  }
+
+  /** Writes the masked form held in `scan`'s locals back to the fields (`emit` and the next scan read them). */
+  private keepMasked(caseHash: number, masked: number, runHash: number, runLength: number, runHasDigit: boolean, letters: number): void {
+    this.caseHash = caseHash
+    this.masked = masked
+    this.runHash = runHash
+    this.runLength = runLength
+    this.runHasDigit = runHasDigit
+    this.letters = letters
+  }
+
+  /** Closes a letter-and-digit run: masked (and its value kept) when it holds a digit; returns the masked hash. */
+  private endRun(masked: number, runHash: number, runHasDigit: boolean): number {
+    if (!runHasDigit) return Math.imul(masked ^ runHash, FNV_PRIME)
+    this.slotHash = Math.imul((this.slotHash || FNV_OFFSET) ^ runHash, FNV_PRIME)
+    if (this.slots < MAX_SLOT_VALUES) this.current.slotValues[this.slots] = runHash
+    this.slots++
+    return Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
   }
 
   private emit(hash: number, start: number, end: number, hasWordChar: boolean, lastCode: number, spaced: boolean): Finding | undefined {
     const token = this.current
+    if (this.runLength > 0) {
+      this.masked = this.endRun(this.masked, this.runHash, this.runHasDigit)
+      this.runLength = 0
+    }
+    // A fence ("```ts") is told by its first chars, read back from the ring (a token longer than the
+    // ring is no fence).
+    const ring = this.ring
+    const first = ring[start & this.mask]
+    let leadingRepeats = 1
+    while (leadingRepeats < 3 && start + leadingRepeats < end && end - start <= this.mask && ring[(start + leadingRepeats) & this.mask] === first) leadingRepeats++
+    token.maskedHash = this.masked
+    token.caseHash = this.caseHash
+    token.slotHash = this.slotHash
+    token.slots = this.slots
+    token.letters = this.letters
+    token.firstCode = first
+    token.leadingRepeats = leadingRepeats
     token.hash = hash
     token.start = start
     token.end = end
     token.hasWordChar = hasWordChar
     token.endsSentence = endsSentence(lastCode)
+    token.lastCode = lastCode
     token.spaced = spaced
     return this.first.token(token) ?? this.second.token(token)
   }

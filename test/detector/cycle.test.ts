@@ -51,30 +51,44 @@ describe('cycle', () => {
 
   it('lets dividers and laughter through: a period with fewer than two distinct letters or digits', () => {
     for (const divider of ['='.repeat(3000), '-'.repeat(3000), '|---'.repeat(800) + '|', '哈'.repeat(3000), '─'.repeat(2000), ' '.repeat(3000), '0'.repeat(3000)]) {
-      for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(divider, side)).toBeUndefined()
+      // The symbol-run rule cuts runs this long (symbol-run.test.ts); the cycle rule leaves them alone.
+      for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(divider, side, { config: { symbolRunMinChars: 0, toolSymbolRunMinChars: 0 } })).toBeUndefined()
     }
   })
 
   it('waits for the longer tool-side span', () => {
-    const line = 'INSERT INTO seen (id) VALUES (1);\n'
+    const line = 'We insert the seen id into the table once more\n'
     const loop = line.repeat(200)
-    const tool = feed(loop, 'tool')!
+    const tool = feed(loop, 'tool', { config: { toolTokenPeriodMinRepeats: 0 } })!
     expect(tool.rule).toBe('cycle')
     expect(tool.at).toBeGreaterThanOrEqual(DEFAULT_CONFIG.toolCycleMinSpan)
     expect(tool.at).toBeLessThanOrEqual(DEFAULT_CONFIG.toolCycleMinSpan + stride + 16)
     expect(feed(line.repeat(40), 'tool')).toBeUndefined()
   })
 
+  it('follows a period that looks like data (identical table rows, code lines) until dataMinSpan', () => {
+    const only = { tokenPeriodMinRepeats: 0, nearPoolMinRepeatedChars: 0 }
+    for (const row of ['| GPIO | input | up | high |\n', '  { 0, HANDLER_DEFAULT, FLAG_NONE },\n', 'INSERT INTO seen (id) VALUES (1);\n']) {
+      expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), 'text', { config: only }), row).toBeUndefined()
+      const trip = feed(row.repeat(2 * Math.ceil(DEFAULT_CONFIG.dataMinSpan / row.length)), 'text', { config: only })
+      expect(trip?.rule, row).toBe('cycle')
+      expect(trip!.loopStart, row).toBeLessThanOrEqual(row.length)
+      expect(trip!.at, row).toBeLessThanOrEqual(DEFAULT_CONFIG.dataMinSpan + 2 * stride)
+    }
+    // The same text read as prose: cut within the prose span.
+    expect(feed('| GPIO | input | up | high |\n'.repeat(400), 'text', { config: { ...only, dataMinSpan: 0 } })!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.textCycleMinSpan + 2 * stride)
+  })
+
   it('is switched off by a max period of 0', () => {
     const loop = periodic(100, 5000, PROSE_EN, 300)
-    const trip = feed(loop, 'reasoning', { config: { reasoningCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0 } })
+    const trip = feed(loop, 'reasoning', { config: { reasoningCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 } })
     expect(trip).toBeUndefined()
     expect(feed(loop, 'text', { config: { reasoningCycleMaxPeriod: 0 } })?.rule).toBe('cycle')
   })
 
   it('misses a period above the cap, so the cap must stay above real periods', () => {
     const loop = periodic(600, 12_000, PROSE_EN, 0)
-    const only = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0 }
+    const only = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 }
     expect(feed(loop, 'reasoning', { config: { ...only, reasoningCycleMaxPeriod: 512 } })).toBeUndefined()
     expect(feed(loop, 'reasoning', { config: only })?.rule).toBe('cycle')
   })

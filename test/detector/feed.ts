@@ -17,3 +17,13 @@ export function feedAfter(prefix: string, loop: string, side: Side, options: Par
   const trip = feed(prefix + loop, side, options)
   return { trip, latency: trip ? trip.at - prefix.length : Infinity }
 }
+
+/** Pushes `text` in deltas of exactly `delta` chars; returns the first Trip. */
+export function feedFixed(text: string, side: Side, delta: number, config?: Partial<DetectorConfig>): Trip | undefined {
+  const detector = new StreamDetector(config)
+  for (let at = 0; at < text.length; at += delta) {
+    const trip = detector.push(side, text.slice(at, at + delta))
+    if (trip) return trip
+  }
+  return undefined
+}

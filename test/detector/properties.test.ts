@@ -20,22 +20,35 @@ function streamWith(text: string, side: Side, sizes: number[], config = {}): { t
 }
 
 // Text that often loops: a prefix, then units drawn from a small pool (some runs periodic, some
-// reshuffled, some not repetitive at all), so both verdicts are exercised.
+// reshuffled, some not repetitive at all), some with a counter that changes every time (near
+// repetition), so every verdict is exercised.
 const loopyText = fc.record({
   prefix: fc.string({ maxLength: 300 }),
-  units: fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 8 }),
+  units: fc.array(fc.oneof(
+    fc.string({ minLength: 1, maxLength: 40 }),
+    fc.string({ unit: fc.constantFrom(...'abcdefgh ijk.的一'), minLength: 3, maxLength: 40 }),
+  ), { minLength: 1, maxLength: 8 }),
   picks: fc.array(fc.nat({ max: 7 }), { minLength: 150, maxLength: 600, size: 'max' }),
   separator: fc.constantFrom('', ' ', '\n', '. ', '。'),
-}).map(({ prefix, units, picks, separator }) => prefix + picks.map((pick) => units[pick % units.length]).join(separator))
+  counter: fc.boolean(),
+}).map(({ prefix, units, picks, separator, counter }) =>
+  prefix + picks.map((pick, index) => units[pick % units.length] + (counter ? ` ${index + 1}` : '')).join(separator))
+
+// The defaults, and the same with the data thresholds lowered so the generator's data-like text
+// (random strings are often mostly symbols) reaches the data paths of every rule.
+const configs = fc.constantFrom(
+  { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0 },
+  { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0, dataMinSpan: 512, nearPoolDataMinRepeatedChars: 1024, toolNearPoolMinRepeatedChars: 1024, toolPoolMinRepeatedChars: 1024, symbolRunMinChars: 256, toolSymbolRunMinChars: 256 },
+)
 
 const deltaSizes = fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 })
 
 describe('properties', () => {
   it('split-invariance: the same text gives the same verdict whatever the delta sizes (identical-chunks aside)', () => {
     // identical-chunks is about the deltas themselves, so it is the one rule left out here.
-    const config = { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0 }
     let tripped = 0
-    fc.assert(fc.property(loopyText, sides, deltaSizes, deltaSizes, (text, side, first, second) => {
+    const rules = new Set<string>()
+    fc.assert(fc.property(loopyText, sides, deltaSizes, deltaSizes, configs, (text, side, first, second, config) => {
       const a = streamWith(text, side, first, config)
       const b = streamWith(text, side, second, config)
       expect(a.trip === undefined).toBe(b.trip === undefined)
@@ -45,9 +58,11 @@ describe('properties', () => {
       // Both pushes that report it reach the end of the same stride: `at` differs by less than a delta.
       expect(Math.abs(a.trip.at - b.trip.at)).toBeLessThan(Math.max(a.largest, b.largest))
       tripped++
+      rules.add(a.trip.rule)
     }), { numRuns: 300 })
-    // The generator must exercise trips, not only quiet text.
+    // The generator must exercise trips of the cycle and both pool rules, not only quiet text.
     expect(tripped).toBeGreaterThan(50)
+    for (const rule of ['cycle', 'phrase-pool', 'near-pool']) expect(rules, rule).toContain(rule)
   })
 
   it('text without repetition never trips', () => {
@@ -68,9 +83,25 @@ describe('properties', () => {
       const minSpan = side === 'reasoning' ? DEFAULT_CONFIG.reasoningCycleMinSpan : DEFAULT_CONFIG.textCycleMinSpan
       const span = Math.max(minSpan, Math.ceil(DEFAULT_CONFIG.cycleMinPeriods * body.length))
       const loop = body.repeat(Math.ceil((span + stride + 64) / body.length) + 1)
-      const { trip, largest } = streamWith(prefix + loop, side, sizes)
+      // Read as prose here; a period that looks like data waits for dataMinSpan (next property).
+      const { trip, largest } = streamWith(prefix + loop, side, sizes, { dataMinSpan: 0 })
       expect(trip).toBeDefined()
       expect(trip!.at - prefix.length).toBeLessThanOrEqual(span + stride + largest)
     }), { numRuns: 150 })
+  })
+
+  it('a string repeated with any period p ≤ cap trips within max(span, dataMinSpan) + stride characters', () => {
+    const unitChars = fc.constantFrom(...'abc01234 .,;{}|\n的一')
+    const unit = fc.array(unitChars, { minLength: 2, maxLength: 200 })
+      .map((chars) => chars.join(''))
+      .filter((text) => new Set([...text].filter((c) => /[\p{L}\p{N}]/u.test(c))).size >= 2)
+    const config = { dataMinSpan: 3000 }
+    fc.assert(fc.property(unit, deltaSizes, fc.constantFrom<Side>('reasoning', 'text'), (body, sizes, side) => {
+      const span = Math.max(config.dataMinSpan, Math.ceil(DEFAULT_CONFIG.cycleMinPeriods * body.length) + stride)
+      const { trip, largest } = streamWith(body.repeat(Math.ceil((span + 2 * stride + 64) / body.length) + 1), side, sizes, config)
+      expect(trip).toBeDefined()
+      // The repetition starts one period in (one copy stays before loopStart).
+      expect(trip!.at).toBeLessThanOrEqual(body.length + span + stride + largest)
+    }), { numRuns: 100 })
   })
 })

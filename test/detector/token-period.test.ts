@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { PROSE_EN, PROSE_ZH, drifting } from '../fixtures/detector/loops.mjs'
+import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
 import { feed, feedAfter } from './feed.ts'
 
 describe('token period', () => {
   it('cuts "let me check the file" said 20 times with drifting spacing and capitals (no exact period)', () => {
     const loop = drifting('let me check the file again.', 20)
-    expect(feed(loop, 'reasoning', { config: { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0 } })).toBeUndefined()
+    expect(feed(loop, 'reasoning', { config: { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 } })).toBeUndefined()
     const { trip } = feedAfter(PROSE_EN, loop, 'reasoning')
     expect(trip?.rule).toBe('token-period')
     expect(trip!.loopStart).toBeGreaterThan(PROSE_EN.length)
@@ -24,16 +25,26 @@ describe('token period', () => {
   })
 
   it('lets laughter and table dividers through (fewer than 3 distinct tokens)', () => {
-    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, maxIdenticalChunks: 0 }
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, maxIdenticalChunks: 0, symbolRunMinChars: 0 }
     for (const text of ['哈'.repeat(2000), '哈哈 '.repeat(600), '| --- '.repeat(500), '0, 0, 0, 1, '.repeat(400)]) {
       expect(feed(text, 'text', { config: only })).toBeUndefined()
     }
-    expect(feed('0, 1, 2, '.repeat(400), 'text', { config: only })?.rule).toBe('token-period')
+    expect(feed('go, on, now, '.repeat(400), 'text', { config: only })?.rule).toBe('token-period')
+  })
+
+  it('follows a block that looks like data (a third of its tokens without a letter) until dataMinSpan', () => {
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0, maxIdenticalChunks: 0 }
+    const row = '| GPIO | input | up | high |\n'
+    expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), 'text', { config: only })).toBeUndefined()
+    const trip = feed(row.repeat(2 * Math.ceil(DEFAULT_CONFIG.dataMinSpan / row.length)), 'text', { config: only })
+    expect(trip?.rule).toBe('token-period')
+    expect(trip!.repeatedChars).toBeGreaterThanOrEqual(DEFAULT_CONFIG.dataMinSpan)
+    expect(trip!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.dataMinSpan + 2 * row.length + 32 + 16)
   })
 
   it('is switched off by a repeat count of 0', () => {
     const loop = drifting('let me check the file again.', 40)
-    const others = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0 }
+    const others = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 }
     expect(feed(loop, 'text', { config: others })?.rule).toBe('token-period')
     expect(feed(loop, 'text', { config: { ...others, tokenPeriodMinRepeats: 0 } })).toBeUndefined()
   })

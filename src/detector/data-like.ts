@@ -1,0 +1,64 @@
+// What makes a line look like data or quoted tool output rather than prose (the confidence notion,
+// docs/detector.md#confidence): it opens with a symbol (`/**`, `#`, `|`, `[`, `$`, `==1234==`, `{`:
+// comments, headings, tables, log prefixes, prompts, dumps) or is indented (code, nested data), it
+// ends like code or data (`;`, `{`, `)`, `,`, `|`, ...), most of its non-space characters are not
+// letters, or (for a period of the exact rules) it is ASCII without a space (source-map mappings,
+// base64, minified code). List markers and quotes open prose too, so they do not count as symbols. The unit rules
+// (units.ts) and the exact rules (cycle.ts, token-period.ts) ask such text for more evidence.
+
+import { isWhitespace, isWordChar } from './char-classes.ts'
+
+/** A line of code or data ends in one of ; { } ( ) [ ] , = > | \ (prose ends in a letter or . ! ? : 。). */
+export function endsLikeCode(code: number): boolean {
+  return code === 59 || code === 123 || code === 125 || code === 40 || code === 41 || code === 91 || code === 93
+    || code === 44 || code === 61 || code === 62 || code === 124 || code === 92
+}
+
+/** A line opening with this char is code, data or a log line: not a letter or digit, a quote, or a list marker. */
+export function opensLikeData(code: number): boolean {
+  if (isWordChar(code)) return false
+  return !(code === 34 || code === 39 || code === 40 || code === 45 || code === 42 || code === 43 || code === 0x2022
+    || code === 0x201c || code === 0x2018 || code === 0x300c || code === 0x300e || code === 0xff08 || code === 0x3010)
+}
+
+const MIN_BLOB_CHARS = 24
+
+/**
+ * Whether the text at offsets [from, to) of `ring` (offset i at `i & mask`) looks like data: a line
+ * in it opens or ends like data, it is an ASCII blob without a space, or fewer than half of its
+ * non-space characters are letters.
+ */
+export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: number, to: number): boolean {
+  let letters = 0
+  let nonSpace = 0
+  let lastNonSpace = 0
+  let afterBreak = false
+  let spaces = 0
+  let nonAscii = 0
+  for (let i = from; i < to; i++) {
+    const code = ring[i & mask]
+    // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
+    const escapedBreak = code === 92 && i + 1 < to && ring[(i + 1) & mask] === 110
+    if (code === 10 || code === 13 || escapedBreak) {
+      if (escapedBreak) i++
+      if (endsLikeCode(lastNonSpace)) return true
+      afterBreak = true
+      continue
+    }
+    if (afterBreak) {
+      afterBreak = false
+      if (isWhitespace(code) || opensLikeData(code)) return true
+    }
+    if (isWhitespace(code)) {
+      spaces++
+      continue
+    }
+    if (code > 127) nonAscii++
+    nonSpace++
+    lastNonSpace = code
+    if (isWordChar(code) && !(code >= 48 && code <= 57)) letters++
+  }
+  // ASCII without a single space over a whole period: a blob (source-map mappings, base64, minified code).
+  if (spaces === 0 && nonAscii === 0 && to - from >= MIN_BLOB_CHARS) return true
+  return letters * 2 < nonSpace
+}
