@@ -26,3 +26,15 @@ export function isUserSource(source: unknown): boolean {
 export function isLoopBreakerNotice(source: unknown): source is Record<string, any> {
   return isMapping(source) && source.kind === NOTICE_SOURCE.kind && source.plugin === NOTICE_SOURCE.plugin && source.form === NOTICE_SOURCE.form
 }
+
+/** How a continuation notice's summary begins (`plugin/messages.ts` `createContinuationNotice`). */
+export const CONTINUATION_SUMMARY_HEAD = 'loop-breaker continue'
+
+/**
+ * Whether a loop-breaker notice is a continuation after the output length limit (not about a loop).
+ * @param summary - the notice's `source.summary`.
+ * @returns true for the summary `createContinuationNotice` writes, in either language.
+ */
+export function isContinuationSummary(summary: string): boolean {
+  return summary.startsWith(CONTINUATION_SUMMARY_HEAD)
+}

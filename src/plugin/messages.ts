@@ -8,7 +8,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Side, RuleName, StallReason, StepVerdict } from '../detector/index.ts'
 import type { Action } from './escalation.ts'
-import { NOTICE_SOURCE } from '../message-source.ts'
+import { CONTINUATION_SUMMARY_HEAD, NOTICE_SOURCE } from '../message-source.ts'
 
 export { trimMarker } from '../trim-marker.ts'
 
@@ -259,8 +259,8 @@ export function resolveLocale(chosen: Locale | undefined, spoken: Locale | undef
 export function createContinuationNotice(locale: Locale, cutToolCall: string | undefined): UserMessage {
   const text = cutToolCall === undefined ? CONTINUE_TEXT[locale] : REISSUE_TOOL_CALL[locale](cutToolCall)
   const summary = locale === 'en'
-    ? `loop-breaker continue: ${cutToolCall === undefined ? 'output length limit' : `re-issue ${cutToolCall}`}`
-    : `loop-breaker continue：${cutToolCall === undefined ? '输出长度上限' : `重新发出 ${cutToolCall}`}`
+    ? `${CONTINUATION_SUMMARY_HEAD}: ${cutToolCall === undefined ? 'output length limit' : `re-issue ${cutToolCall}`}`
+    : `${CONTINUATION_SUMMARY_HEAD}：${cutToolCall === undefined ? '输出长度上限' : `重新发出 ${cutToolCall}`}`
   return createUserMessage({
     content: [{ type: 'text', text: `${PREFIX} ${text}` }],
     source: { ...NOTICE_SOURCE, summary: summary.slice(0, SUMMARY_MAX) },

@@ -10,6 +10,7 @@ import type { CallVerdict, DetectorModule } from './replay.ts'
 import { WorkerReplayer } from './replay-worker.ts'
 import type { CallVerdicts } from './replay-worker.ts'
 import type { DeltaSide, PluginEvent, SessionCall, SessionFormat } from './types.ts'
+import { isContinuationSummary } from '../message-source.ts'
 
 /** One call of a file as the analyzer reports it: what it was, the replay's verdict, and what the plugin recorded or left. */
 export interface AnalyzedCall {
@@ -228,7 +229,8 @@ function sideChars(call: Pick<AnalyzedCall, 'reasoningChars' | 'textChars' | 'to
 }
 
 function describe(call: SessionCall, verdict: CallVerdict, pluginActive: boolean): AnalyzedCall {
-  const notice = call.notices[0] ?? null
+  // A continuation notice follows a call the length limit cut, not a loop: it is no trace of a cut or a stall.
+  const notice = call.notices.find((summary) => !isContinuationSummary(summary)) ?? null
   const described = {
     turn: call.turn,
     step: call.step,

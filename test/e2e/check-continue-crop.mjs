@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { LlmAdapter, createUserMessage } from '@deepseek-ai/dsh-llm'
-import { startAgentStack } from '../../tools/agent-stack.mjs'
+import { startAgentStack } from '../../dev/agent-stack.mjs'
 import { ANSWER_REST, ANSWER_START, PROBE_TOOL } from './continue-crop-script.mjs'
 
 const [analysisFile, sessionsRoot, sessionId, cwd] = process.argv.slice(2)

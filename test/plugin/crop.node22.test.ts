@@ -75,5 +75,7 @@ describe('crop with real session persistence (Node 22)', () => {
       ['1.4', 'stop', { action: 'continue', count: 1, cutToolCall: null }, { steps: 2, messages: 4 }],
       ['1.5', 'stop', null, null],
     ])
+    // The continuation notice after 1.4 is no trace of a cut or a stall: replay and records agree.
+    expect(analysis.calls.map((call) => call.comparison)).toEqual([null, null, null, null, null])
   })
 })
