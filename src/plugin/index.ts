@@ -105,7 +105,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   /** Requests this plugin built without the cropped steps: they pass the crop listener untouched. */
   const croppedRequests = new WeakSet<object>()
   let disposed = false
-  ;ctx.effect(() => () => {
+  ctx.effect(() => () => {
     disposed = true
   }, 'loop-breaker: stop resuming agents')
 
