@@ -76,11 +76,17 @@ EOF
 # retry coordinator inserted as the package's retry.patch.yml does, with the budgets in $retry_budgets (a
 # YAML flow mapping). Overlays given with --patch are read once at startup; this file is watched.
 retry_budgets='{ server: { maxRetries: 2 } }'
+# The whole patch goes to the file in one write: written piece by piece, the profile's watcher could read
+# (and the loader apply) a half-written patch, and coalesce the later change events into none.
 write_patch() {
-  printf -- '- id: loop-breaker\n  config:\n' >"$patch_file"
-  printf '    %s\n' "$@" >>"$patch_file"
-  printf -- '- id: llm-retry\n  disabled: true\n- insert:\n    - id: retry-coordinator\n      name: dsh-loop-breaker/retry\n      config:\n        budgets: %s\n' \
-    "$retry_budgets" >>"$patch_file"
+  local content
+  content=$(
+    printf -- '- id: loop-breaker\n  config:\n'
+    printf '    %s\n' "$@"
+    printf -- '- id: llm-retry\n  disabled: true\n- insert:\n    - id: retry-coordinator\n      name: dsh-loop-breaker/retry\n      config:\n        budgets: %s\n' \
+      "$retry_budgets"
+  )
+  printf '%s\n' "$content" >"$patch_file"
   say "wrote $patch_file: loop-breaker $* / retry-coordinator budgets $retry_budgets"
 }
 
