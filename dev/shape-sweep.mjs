@@ -4,18 +4,13 @@
 // (lib/detector.js), and prints per shape and side: misses, the cut's latency after onset against its
 // bound (latencyBound), whether the verdict depended on the delta size, and the rules that cut; then
 // every look-alike that tripped. `node dev/shape-sweep.mjs [name-filter] [--set key=value ...]`.
+import { parseArgs } from 'node:util'
 import { StreamDetector } from '../lib/detector.js'
 import { LOOK_ALIKES, LOOP_SHAPES, latencyBound } from '../test/fixtures/detector/shapes.mjs'
 
-const args = process.argv.slice(2)
-const config = {}
-let filter = ''
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--set') {
-    const [key, value] = args[++i].split('=')
-    config[key] = Number(value)
-  } else filter = args[i]
-}
+const { values, positionals } = parseArgs({ options: { set: { type: 'string', multiple: true } }, allowPositionals: true })
+const filter = positionals[0] ?? ''
+const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), Number(pair.slice(pair.indexOf('=') + 1))]))
 const DELTAS = [3, 16, 64]
 const SIDES = ['reasoning', 'text', 'tool']
 const feed = (text, side, delta) => {
