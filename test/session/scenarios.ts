@@ -96,3 +96,24 @@ export function restatingStep(step: number): Block[] {
     { type: 'tool-call', id: `read-${step}`, name: 'read_file', arguments: JSON.stringify({ path: 'ci/summary.txt' }) },
   ]
 }
+
+/**
+ * One turn whose steps each loop in a way no unit repeats verbatim (issue 12's shapes, from the seeded
+ * generators): a step counter in reasoning, a zh stall circling one decision, a 1,200-char paragraph
+ * restated in the visible text, a run of one punctuation mark, data rows with an incrementing index
+ * written through a tool call; each step then reads a different file (no stall), and the last call
+ * answers. Recorded without the plugin, every loop runs its whole length: the analyzer's `--sweep` over
+ * each rule's main setting shows its break come and go.
+ */
+export async function nearRepetitionSteps(): Promise<Block[][]> {
+  const shapes = await import('../fixtures/detector/shapes.mjs')
+  const read = (step: number): Block => ({ type: 'tool-call', id: `read-${step}`, name: 'read_file', arguments: JSON.stringify({ path: `notes/part-${step}.md` }) })
+  return [
+    [{ type: 'reasoning', text: shapes.counterLoop({ side: 'reasoning', seed: 2, prefixChars: 1500 }).text }, read(1)],
+    [{ type: 'reasoning', text: shapes.circlingDecisionLoop({ side: 'reasoning', language: 'zh', seed: 3, prefixChars: 1500 }).text }, read(2)],
+    [{ type: 'reasoning', text: PLANNING }, { type: 'text', text: shapes.longPeriodLoop({ side: 'text', seed: 4, prefixChars: 1500 }).text }, read(3)],
+    [{ type: 'reasoning', text: shapes.punctuationRunLoop({ side: 'reasoning', seed: 5, prefixChars: 1500 }).text }, read(4)],
+    [{ type: 'reasoning', text: PLANNING }, { type: 'tool-call', id: 'write-5', name: 'write_file', arguments: shapes.dataLoop({ side: 'tool', seed: 6, prefixChars: 1500 }).text }],
+    [{ type: 'text', text: FINAL_REPORT }],
+  ]
+}
