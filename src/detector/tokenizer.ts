@@ -35,6 +35,9 @@ export interface Token {
   letters: number
   /** Its first character. */
   firstCode: number
+  /** The character after its first one and the one before its last, read from the text even across token edges. */
+  secondCode: number
+  beforeLastCode: number
   /** Its last character. */
   lastCode: number
   /** How many times its first character opens it in a row, counted up to 3 ("```ts": 3). */
@@ -49,6 +52,8 @@ export interface TokenReader {
 
 const SLOT_PLACEHOLDER = 35 // '#'
 export const MAX_SLOT_VALUES = 32
+/** A uuid's shortest group. */
+const MIN_HEX_GROUP = 4
 
 function endsSentence(code: number): boolean {
   return code === 46 || code === 33 || code === 63 || code === 0x3002 || code === 0xff01 || code === 0xff1f
@@ -74,11 +79,15 @@ export class Tokenizer {
   private caseHash = FNV_OFFSET
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
-    maskedHash: 0, slotHash: 0, slots: 0, slotValues: new Int32Array(MAX_SLOT_VALUES), letters: 0, firstCode: 0, lastCode: 0, leadingRepeats: 0,
+    maskedHash: 0, slotHash: 0, slots: 0, slotValues: new Int32Array(MAX_SLOT_VALUES), letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, lastCode: 0, leadingRepeats: 0,
   }
 
-  /** `unescaper` is given on the tool side, whose text is JSON. */
-  constructor(private readonly first: TokenReader, private readonly second: TokenReader, private readonly unescaper?: JsonUnescaper) {}
+  /**
+   * The readers get each token in this order (a reader that ends a unit on a token comes after one
+   * that only accumulates it); `unescaper` is given on the tool side, whose text is JSON.
+   */
+  constructor(private readonly first: TokenReader, private readonly second: TokenReader, private readonly third: TokenReader,
+    private readonly unescaper?: JsonUnescaper) {}
 
   /** Reads the characters at offsets [from, to) from `ring` (offset i at `i & mask`); returns the first finding. */
   scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
@@ -104,7 +113,7 @@ export class Tokenizer {
         }
         if (code === 10 || code === 13) {
           spaced = false
-          const finding = this.first.lineEnd(position) ?? this.second.lineEnd(position)
+          const finding = this.first.lineEnd(position) ?? this.second.lineEnd(position) ?? this.third.lineEnd(position)
           if (finding) return finding
           continue
         }
@@ -156,7 +165,7 @@ export class Tokenizer {
         else letters++
       } else {
         if (runLength > 0) {
-          masked = this.endRun(masked, runHash, runHasDigit)
+          masked = this.endRun(masked, runHash, runHasDigit, position, runLength)
           runHash = FNV_OFFSET
           runLength = 0
           runHasDigit = false
@@ -185,19 +194,31 @@ export class Tokenizer {
     this.letters = letters
   }
 
-  /** Closes a letter-and-digit run: masked (and its value kept) when it holds a digit; returns the masked hash. */
-  private endRun(masked: number, runHash: number, runHasDigit: boolean): number {
-    if (!runHasDigit) return Math.imul(masked ^ runHash, FNV_PRIME)
+  /**
+   * Closes the letter-and-digit run ending at `runEnd`: masked (and its value kept) when it holds a
+   * digit, or when it is hex letters alone after a masked run of the same token (a uuid's or a hash's
+   * group that happens to hold no digit, "5ddfb45e-cfae-..."); returns the masked hash.
+   */
+  private endRun(masked: number, runHash: number, runHasDigit: boolean, runEnd: number, runLength: number): number {
+    if (!runHasDigit && !(this.slots > 0 && runLength >= MIN_HEX_GROUP && this.isHex(runEnd - runLength, runEnd))) return Math.imul(masked ^ runHash, FNV_PRIME)
     this.slotHash = Math.imul((this.slotHash || FNV_OFFSET) ^ runHash, FNV_PRIME)
     if (this.slots < MAX_SLOT_VALUES) this.current.slotValues[this.slots] = runHash
     this.slots++
     return Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
   }
 
+  private isHex(from: number, to: number): boolean {
+    for (let i = from; i < to; i++) {
+      const code = this.ring[i & this.mask] | 32
+      if (!(code >= 97 && code <= 102)) return false
+    }
+    return true
+  }
+
   private emit(hash: number, start: number, end: number, hasWordChar: boolean, lastCode: number, spaced: boolean): Finding | undefined {
     const token = this.current
     if (this.runLength > 0) {
-      this.masked = this.endRun(this.masked, this.runHash, this.runHasDigit)
+      this.masked = this.endRun(this.masked, this.runHash, this.runHasDigit, end, this.runLength)
       this.runLength = 0
     }
     // A fence ("```ts") is told by its first chars, read back from the ring (a token longer than the
@@ -212,14 +233,17 @@ export class Tokenizer {
     token.slots = this.slots
     token.letters = this.letters
     token.firstCode = first
+    token.secondCode = ring[(start + 1) & this.mask]
+    token.beforeLastCode = ring[(end - 2) & this.mask]
     token.leadingRepeats = leadingRepeats
     token.hash = hash
     token.start = start
     token.end = end
     token.hasWordChar = hasWordChar
-    token.endsSentence = endsSentence(lastCode)
+    // A sentence ends after a word ("done.", "2024.") or at a CJK full stop, not on a shell's `$?` or a lone "...".
+    token.endsSentence = endsSentence(lastCode) && (hasWordChar || lastCode >= 0x3000)
     token.lastCode = lastCode
     token.spaced = spaced
-    return this.first.token(token) ?? this.second.token(token)
+    return this.first.token(token) ?? this.second.token(token) ?? this.third.token(token)
   }
 }

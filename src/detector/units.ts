@@ -20,6 +20,11 @@ import type { Token, TokenReader } from './tokenizer.ts'
 
 /** Tokens kept per unit for slot-by-slot comparison; a longer unit compares on its first ones. */
 export const UNIT_TOKENS = 32
+/**
+ * A unit ends after this many tokens even without a sentence end or a line break, so text that has
+ * neither (a chat template leaking turn after turn, a wall of words) is still judged unit by unit.
+ */
+const MAX_UNIT_TOKENS = 64
 
 /** One unit, as handed to the rules: the object and its arrays are reused for the next unit, so a rule copies what it keeps. */
 export interface Unit {
@@ -45,6 +50,13 @@ export interface Unit {
   /** At least 2 chars and a letter or digit: syntax such as `}` or `|---|` is not a phrase. */
   counted: boolean
   dataLike: boolean
+  /**
+   * Data-like only because several of its tokens hold changing values (a retry line with its request
+   * id, time and status): otherwise a prose line, opening with a word and ending like a sentence.
+   */
+  slottedProse: boolean
+  /** Looks like data by its own shape, on any side (`dataLike` is also true of every unit of a file). */
+  shapedLikeData: boolean
 }
 
 export interface UnitRule {
@@ -52,6 +64,23 @@ export interface UnitRule {
 }
 
 const SPACE = 32
+const LESS_THAN = 60
+const SLASH = 47
+const STAR = 42
+const BACKSLASH = 92
+const LEFT_BRACKET = 91
+const RIGHT_BRACKET = 93
+const GREATER_THAN = 62
+const PIPE = 124
+const FULLWIDTH_PIPE = 0xff5c
+
+/**
+ * `<|` or `<｜` opening (`|>`, `｜>` closing) a chat-template token (`<|im_start|>`, `<｜User｜>`): a model
+ * leaking its template writes it as prose, not markup.
+ */
+function isTemplateBar(code: number): boolean {
+  return code === PIPE || code === FULLWIDTH_PIPE
+}
 /** A unit this short ("a1.", "OK 2") says too little for its share of letters to mean data. */
 const MIN_CHARS_FOR_LETTER_SHARE = 8
 const BACKTICK = 96
@@ -77,12 +106,14 @@ export class UnitReader implements TokenReader {
   private tokenCount = 0
   private readonly unit: Unit = {
     start: 0, end: 0, length: 0, key: 0, maskedKey: 0, tokenCount: 0,
-    tokens: new Int32Array(UNIT_TOKENS), tokenPlain: new Uint8Array(UNIT_TOKENS), tokenSlots: new Int32Array(UNIT_TOKENS), slots: 0, slotValues: new Int32Array(UNIT_TOKENS), counted: false, dataLike: false,
+    tokens: new Int32Array(UNIT_TOKENS), tokenPlain: new Uint8Array(UNIT_TOKENS), tokenSlots: new Int32Array(UNIT_TOKENS), slots: 0, slotValues: new Int32Array(UNIT_TOKENS), counted: false, dataLike: false, slottedProse: false, shapedLikeData: false,
   }
   private slots = 0
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
   private letters = 0
+  /** Tokens of symbols alone (`|`, `=`, `=>`, `&&`): a line of them is code or a type, not a sentence. */
+  private symbolTokens = 0
   private nonSpace = 0
   private opensLikeLog = false
   private lastCode = 0
@@ -91,13 +122,23 @@ export class UnitReader implements TokenReader {
   /** Whether the current line opened a fence or a line of a fenced block. */
   private lineOpensFence = false
   private inFence = false
+  /** Inside a block comment, and whether the current line began inside one. */
+  private inComment = false
+  private lineInComment = false
+  /** The unit holds a backslash escape. */
+  private escaped = false
   /** The current line opens with white space (code, nested data). */
   private lineIndented = false
+  /** The unit being read began where a long one was cut (`MAX_UNIT_TOKENS`), not at a line or sentence start. */
+  private afterCut = false
+  /** Whether the current line's first unit opened like data. */
+  private lineOpensLikeData = false
 
   /** `allData`: every unit is data (the tool side, whose text is files). */
-  constructor(private first: UnitRule, private second: UnitRule, private allData: boolean) {}
+  constructor(private first: UnitRule, private second: UnitRule, private third: UnitRule, private allData: boolean) {}
 
   token(token: Token): Finding | undefined {
+    const opensLine = this.lineStart
     if (this.lineStart) {
       this.lineStart = false
       const code = token.firstCode
@@ -105,11 +146,27 @@ export class UnitReader implements TokenReader {
       this.lineOpensFence = (code === BACKTICK || code === TILDE) && token.leadingRepeats >= 3
       if (this.lineOpensFence) this.inFence = !this.inFence
       this.lineIndented = token.spaced
+      // A block comment (`/*`, `/**`) is code, its lines too (a JSDoc line opens with "*", as a list item does).
+      if (code === SLASH && token.secondCode === STAR) this.inComment = true
+      this.lineInComment = this.inComment
     }
+    if (this.inComment && token.lastCode === SLASH && token.beforeLastCode === STAR) this.inComment = false
+    // A backslash escape in a token (`\n`, `\"`, `\u00e9`) is a string literal's or a path's: code or data.
+    if (token.firstCode === BACKSLASH || token.beforeLastCode === BACKSLASH) this.escaped = true
     if (this.length === 0) {
       this.start = token.start
       const code = token.firstCode
-      this.opensLikeLog = opensLikeData(code) || LOG_OPENERS.has(token.caseHash)
+      const template = code === LESS_THAN && isTemplateBar(token.secondCode)
+      // "[12] Still waiting..." numbers a sentence as a list marker does; "[INFO]" or "[2024-05-01" opens a log line.
+      const numbered = code === LEFT_BRACKET && token.letters === 0 && token.slots > 0 && token.lastCode === RIGHT_BRACKET
+      // A first token of two numbers or more is a timestamp, a file:line:col locator, a version or an
+      // address: a log line, a compiler message, a stack frame.
+      const locator = token.slots >= 2
+      // A piece cut from a long line (`MAX_UNIT_TOKENS`) opens as the line did: compact JSON, a path's data.
+      this.opensLikeLog = this.afterCut ? this.lineOpensLikeData
+        : !template && !numbered && opensLikeData(code) || locator || LOG_OPENERS.has(token.caseHash)
+      if (opensLine) this.lineOpensLikeData = this.opensLikeLog
+      this.afterCut = false
     } else if (token.spaced) {
       this.hash = Math.imul(this.hash ^ SPACE, FNV_PRIME)
       this.caseHash = Math.imul(this.caseHash ^ SPACE, FNV_PRIME)
@@ -121,12 +178,17 @@ export class UnitReader implements TokenReader {
     this.masked = Math.imul(this.masked ^ token.maskedHash, FNV_PRIME)
     const chars = token.end - token.start
     this.length += chars
-    this.nonSpace += chars
-    this.letters += token.letters
+    // The letter share is read on the words: a token holding a number or an id (hex, a uuid, a
+    // timestamp) says how many values the line has, which `slottedTokens` counts, not what it is.
+    if (token.slots === 0) {
+      this.nonSpace += chars
+      this.letters += token.letters
+    }
     const values = this.unit.slotValues
     for (let i = 0; i < token.slots && this.slots + i < UNIT_TOKENS; i++) values[this.slots + i] = token.slotValues[i]
     this.slots += token.slots
     if (token.slots > 0) this.slottedTokens++
+    else if (token.letters === 0 && token.firstCode < 128) this.symbolTokens++
     if (this.tokenCount < UNIT_TOKENS) {
       this.unit.tokens[this.tokenCount] = token.maskedHash
       this.unit.tokenSlots[this.tokenCount] = token.slotHash
@@ -134,8 +196,13 @@ export class UnitReader implements TokenReader {
     }
     this.tokenCount++
     if (token.hasWordChar) this.hasWordChar = true
-    this.lastCode = token.lastCode
-    return token.endsSentence ? this.endUnit(token.end) : undefined
+    this.lastCode = token.lastCode === GREATER_THAN && isTemplateBar(token.beforeLastCode) ? 0 : token.lastCode
+    if (token.endsSentence) return this.endUnit(token.end)
+    if (this.tokenCount < MAX_UNIT_TOKENS) return undefined
+    // Cut where no sentence ends: neither edge of the piece says what the text is like.
+    const finding = this.endUnit(token.end, true)
+    this.afterCut = true
+    return finding
   }
 
   lineEnd(position: number): Finding | undefined {
@@ -143,13 +210,15 @@ export class UnitReader implements TokenReader {
     return this.endUnit(position + 1)
   }
 
-  private endUnit(end: number): Finding | undefined {
+  private endUnit(end: number, cut = false): Finding | undefined {
     const length = this.length
     if (length === 0) return undefined
     const counted = length >= 2 && this.hasWordChar
-    const dataLike = this.allData || this.inFence || this.lineOpensFence || this.lineIndented
-      || this.slottedTokens >= 3 && this.slottedTokens * 4 >= this.tokenCount
-      || this.nonSpace >= MIN_CHARS_FOR_LETTER_SHARE && this.letters * 2 < this.nonSpace || this.opensLikeLog || endsLikeCode(this.lastCode)
+    const shaped = this.inFence || this.lineOpensFence || this.lineIndented || this.lineInComment || this.escaped
+      || this.nonSpace >= MIN_CHARS_FOR_LETTER_SHARE && this.letters * 2 < this.nonSpace || this.opensLikeLog || !cut && endsLikeCode(this.lastCode)
+      || this.symbolTokens >= 3 && this.symbolTokens * 4 >= this.tokenCount
+    const slotted = this.slottedTokens >= 3 && this.slottedTokens * 4 >= this.tokenCount
+    const dataLike = this.allData || shaped || slotted
     const unit = this.unit
     unit.start = this.start
     unit.end = end
@@ -160,6 +229,8 @@ export class UnitReader implements TokenReader {
     unit.slots = this.slots
     unit.counted = counted
     unit.dataLike = dataLike
+    unit.slottedProse = slotted && !shaped
+    unit.shapedLikeData = shaped || slotted
     this.hash = FNV_OFFSET
     this.caseHash = FNV_OFFSET
     this.masked = FNV_OFFSET
@@ -169,7 +240,9 @@ export class UnitReader implements TokenReader {
     this.slots = 0
     this.slottedTokens = 0
     this.letters = 0
+    this.symbolTokens = 0
+    this.escaped = false
     this.nonSpace = 0
-    return this.first.unit(unit) ?? this.second.unit(unit)
+    return this.first.unit(unit) ?? this.second.unit(unit) ?? this.third.unit(unit)
   }
 }
