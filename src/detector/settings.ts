@@ -29,7 +29,7 @@ export const DETECTOR_SETTINGS = {
   // silently (no trip, no log). 1024 is 2.5 × the longest period ever seen, and costs nothing on the
   // corpus (test/detector/corpus.test.ts); a test pins cap > every measured period.
   reasoningCycleMaxPeriod: {
-    default: 1024, min: 0, max: 8192, integer: true,
+    default: 8192, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating reasoning tail that counts as a loop; 0 turns the cycle rule off for reasoning.',
   },
   // Reasoning is a draft space that legitimately restates a plan, so it needs a longer verbatim span
@@ -39,7 +39,7 @@ export const DETECTOR_SETTINGS = {
     description: 'Minimum length (chars) of the periodic reasoning tail before the cycle rule trips.',
   },
   textCycleMaxPeriod: {
-    default: 1024, min: 0, max: 8192, integer: true,
+    default: 8192, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating visible-text tail that counts as a loop; 0 turns the cycle rule off for text.',
   },
   // Real files do repeat a line verbatim a few times: the longest periodic stretch in the corpus is
@@ -50,7 +50,7 @@ export const DETECTOR_SETTINGS = {
     description: 'Minimum length (chars) of the periodic visible-text tail before the cycle rule trips.',
   },
   toolCycleMaxPeriod: {
-    default: 1024, min: 0, max: 8192, integer: true,
+    default: 8192, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating tool-argument tail that counts as a loop; 0 turns the cycle rule off for tool arguments.',
   },
   // Files legitimately repeat a block a few times (fixtures, generated tables); a model writing the
@@ -147,7 +147,7 @@ export const DETECTOR_SETTINGS = {
 
   // ── near pool: units equal once numbers, ids, hashes, timestamps and one word are masked ───────────
   nearPoolMinRepeatedChars: {
-    default: 768, min: 0, max: 262144, integer: true,
+    default: 0, min: 0, max: 262144, integer: true,
     description: 'Repeated mass (chars) of units equal up to masked numbers/ids/one word that trips the near-pool rule in reasoning/text; 0 turns it off for reasoning and text.',
   },
   nearPoolDataMinRepeatedChars: {
@@ -155,7 +155,7 @@ export const DETECTOR_SETTINGS = {
     description: 'Repeated mass (chars) the near-pool rule needs in reasoning/text when most of it looks like data or quoted tool output.',
   },
   toolNearPoolMinRepeatedChars: {
-    default: 32768, min: 0, max: 262144, integer: true,
+    default: 0, min: 0, max: 262144, integer: true,
     description: 'Repeated mass (chars) of near-equal units in tool arguments (files: all data) that trips the near-pool rule; 0 turns it off for tool arguments.',
   },
   nearPoolWindowChars: {
@@ -189,6 +189,52 @@ export const DETECTOR_SETTINGS = {
   nearMaxChangedSlots: {
     default: 2, min: 0, max: 32, integer: true,
     description: 'Masked values (numbers, ids) that may change between two prose units of one frame (data-like units: 1).',
+  },
+
+  // ── novelty: the recent text is made of grams already seen twice (novelty.ts) ───────────────────
+  noveltyMinSpan: {
+    default: 768, min: 0, max: 262144, integer: true,
+    description: 'Length (chars) of a mostly-prose reasoning/text stretch made of familiar word grams (seen twice before, with numbers and ids masked) that trips the novelty rule; 0 turns it off for reasoning and text.',
+  },
+  noveltySlottedMinSpan: {
+    default: 2048, min: 16, max: 262144, integer: true,
+    description: 'The same, for a stretch made mostly of prose lines holding several changing values (request ids, times, statuses).',
+  },
+  noveltyDataMinSpan: {
+    default: 24576, min: 16, max: 262144, integer: true,
+    description: 'The same, for a reasoning/text stretch that looks like data or quoted tool output (log lines, table rows, code).',
+  },
+  toolNoveltyMinSpan: {
+    default: 24576, min: 0, max: 262144, integer: true,
+    description: 'Length (chars) of a familiar stretch of tool arguments (files: all data) that trips the novelty rule; 0 turns it off for tool arguments.',
+  },
+  noveltyWindowChars: {
+    default: 512, min: 16, max: 1024, integer: true,
+    description: 'The recent stretch (chars) whose share of familiar grams says whether the text is familiar now; a familiar run lasts while it is.',
+  },
+  noveltyMinCoverage: {
+    default: 0.7, min: 0, max: 1, integer: false,
+    description: 'Share of the window\'s word chars that must be in familiar grams (a gram seen once counts half).',
+  },
+  noveltyWeakMinCoverage: {
+    default: 0.6, min: 0, max: 1, integer: false,
+    description: 'A lower share of familiar word chars in the window that also trips the novelty rule when it holds over a mostly-prose run of noveltyWeakMinSpan.',
+  },
+  noveltyWeakMinSpan: {
+    default: 1280, min: 16, max: 262144, integer: true,
+    description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
+  },
+  noveltyDataMinCoverage: {
+    default: 0.97, min: 0, max: 1, integer: false,
+    description: 'The same share over a whole run that looks like data or quoted tool output (and on the tool side).',
+  },
+  noveltyMinPeriods: {
+    default: 3.5, min: 0, max: 64, integer: false,
+    description: 'A familiar run must also last this many times the distance back to where its material was seen before (a long passage quoted a few times over is not a loop).',
+  },
+  noveltyHistoryTokens: {
+    default: 16384, min: 64, max: 1048576, integer: true,
+    description: 'How many tokens back a gram\'s earlier sightings count (a loop\'s period must fit twice).',
   },
 
   // ── token period: a block of tokens repeated back to back, modulo case and white space ────────────

@@ -15,6 +15,7 @@ import type { Finding } from './finding.ts'
 import { IdenticalChunksRule } from './identical-chunks.ts'
 import { JsonUnescaper } from './json-unescape.ts'
 import { NearPoolRule } from './near-pool.ts'
+import { NoveltyRule } from './novelty.ts'
 import { PhrasePoolRule } from './phrase-pool.ts'
 import type { DetectorConfig } from './settings.ts'
 import { SymbolRunRule } from './symbol-run.ts'
@@ -83,7 +84,19 @@ export class SideScanner {
       minDistinct: config.tokenPeriodMinDistinct,
       dataMinSpan: config.dataMinSpan,
     }, this.ring, this.mask)
-    this.tokenizer = new Tokenizer(new UnitReader(pool, nearPool, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
+    const novelty = new NoveltyRule({
+      minSpan: tool ? config.toolNoveltyMinSpan : config.noveltyMinSpan,
+      slottedMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltySlottedMinSpan,
+      dataMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyDataMinSpan,
+      windowChars: config.noveltyWindowChars,
+      minCoverage: config.noveltyMinCoverage,
+      weakMinCoverage: config.noveltyWeakMinCoverage,
+      weakMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyWeakMinSpan,
+      dataMinCoverage: config.noveltyDataMinCoverage,
+      historyTokens: config.noveltyHistoryTokens,
+      minPeriods: config.noveltyMinPeriods,
+    })
+    this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, nearPool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule(tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars, tool)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride

@@ -4,7 +4,7 @@
 export type Side = 'reasoning' | 'text' | 'tool'
 
 /** The in-call rules; tool-side trips carry the same names with `side: 'tool'`. */
-export type RuleName = 'cycle' | 'phrase-pool' | 'near-pool' | 'symbol-run' | 'identical-chunks' | 'token-period'
+export type RuleName = 'cycle' | 'phrase-pool' | 'near-pool' | 'novelty' | 'symbol-run' | 'identical-chunks' | 'token-period'
 
 /** The first rule that fired in one call. */
 export interface Trip {

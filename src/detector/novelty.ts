@@ -1,0 +1,244 @@
+// novelty: the text stops saying anything new. Every token ends a gram of the last `GRAM_TOKENS`
+// tokens, compared with what changes masked (a token holding a digit, a number, counter, id, hash or
+// timestamp, compares by its masked form; any other token verbatim, case included); a gram is
+// familiar once it was already seen twice within the recent history (`historyTokens`). Looping text
+// is made of familiar grams whatever the loop's shape: the same sentence with a counter or a changing
+// id, a frame whose one word cycles through a few synonyms, a paraphrase pool whose openers and
+// wordings recur, a decision circled with the same stems and tails, a pool of many long sentences, a
+// paragraph restated verbatim with a period of several thousand chars, A-B-A-B of long paragraphs,
+// the same function emitted again with a new name or number, data rows with an incrementing index.
+// Normal writing keeps bringing grams it has not used twice: the rule trips when the familiar share
+// of a recent stretch stays at `minCoverage` or more over `minSpan` chars.
+//
+// Seen twice, not once: a block quoted a second time (before/after, a recap) is made of grams seen
+// once; only a third sighting is evidence, and a gram seen once counts half. Confidence
+// (docs/detector.md#confidence): the stretch is judged by the units (lines and sentences, units.ts)
+// it is made of. When most of it is prose, `minSpan` applies; when most of it is prose lines holding
+// several changing values (a retry line with its request id, time and status), `slottedMinSpan`; when
+// most of it looks like data or quoted tool output (log lines, stack frames, table rows, code, and
+// everything on the tool side), `dataMinSpan` and `dataMinCoverage`: quoted logs, identical data
+// rows, generated declarations and configuration files are made of familiar grams too, and only their
+// length tells them from a loop.
+// Deliberately let through: text that keeps adding new grams (a list whose items each say something
+// new, a numbered procedure, reasoning that revisits a plan and moves on), a passage quoted twice, and
+// data or quoted output shorter than `dataMinSpan`.
+//
+// Cost: per token one hash and one probe of a direct-mapped table of grams (a later gram overwrites
+// an earlier one in its slot: the count restarts, which can only delay a verdict); per unit O(1)
+// (running sums over a ring of recent units, one pointer per confidence tier). Memory is fixed: the
+// table and the ring, whatever the stream's length.
+
+import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
+import type { Finding } from './finding.ts'
+import type { Token, TokenReader } from './tokenizer.ts'
+import type { Unit, UnitRule } from './units.ts'
+
+export interface NoveltyThresholds {
+  /** Length (chars) of a mostly-prose familiar run that trips; 0 turns the rule off. */
+  readonly minSpan: number
+  /** Length of a run made mostly of prose lines holding several changing values. */
+  readonly slottedMinSpan: number
+  /** Length of a run that looks like data or quoted tool output. */
+  readonly dataMinSpan: number
+  /** The recent stretch (chars) whose familiar share says whether the text is familiar now. */
+  readonly windowChars: number
+  readonly minCoverage: number
+  /** A lower share of the window, and the longer mostly-prose run that must hold it. */
+  readonly weakMinCoverage: number
+  readonly weakMinSpan: number
+  /** Familiar share of a whole data-like run. */
+  readonly dataMinCoverage: number
+  /** How many tokens back a gram's sightings count. */
+  readonly historyTokens: number
+  /** A run must also last this many times the distance back to where its material was seen before. */
+  readonly minPeriods: number
+}
+
+/** Tokens per gram: three words are specific enough that normal prose rarely repeats one three times nearby. */
+const GRAM_TOKENS = 3
+const TABLE_BITS = 15
+const TABLE_MASK = (1 << TABLE_BITS) - 1
+/** Units kept for the window's running sums: a unit spans at least one char, so twice the window's largest setting. */
+const RING_MASK = 2047
+const GRAM_SEED = 0x6e6f7665
+/** What a unit's first tokens are joined to in their grams. */
+const UNIT_EDGE = 0x65646765
+
+/** The shortest period (tokens) of a repeating sentence: a shorter one is a list of one item. */
+const MIN_PROSE_PERIOD_TOKENS = 4
+
+const PROSE = 0
+const SLOTTED = 1
+const DATA = 2
+
+export class NoveltyRule implements TokenReader, UnitRule {
+  private readonly gramKeys = new Int32Array(TABLE_MASK + 1)
+  /** Token number + 1 of the gram's latest sighting (0: empty slot). */
+  private readonly gramLast = new Int32Array(TABLE_MASK + 1)
+  private readonly gramCounts = new Uint8Array(TABLE_MASK + 1)
+  private tokenCount = 0
+  private previous = 0
+  private beforePrevious = 0
+  private previousWord = false
+  private beforePreviousWord = false
+  /** The unit being read: its tokens' chars and their credit (2 per char of a familiar gram, 1 seen once). */
+  private unitChars = 0
+  private unitCredit = 0
+  private unitTokens = 0
+  /** Σ chars × tokens back to the earlier sighting, over the unit's tokens seen before, and their chars. */
+  private unitDistance = 0
+  private unitRecurring = 0
+  private lastUnitEnd = 0
+  // Per unit, in a ring: where it ends, and running sums of token chars, credit and token chars per tier.
+  readonly ends = new Float64Array(RING_MASK + 1)
+  readonly charSums = new Float64Array(RING_MASK + 1)
+  readonly creditSums = new Float64Array(RING_MASK + 1)
+  readonly proseSums = new Float64Array(RING_MASK + 1)
+  readonly slottedSums = new Float64Array(RING_MASK + 1)
+  private readonly tokenSums = new Float64Array(RING_MASK + 1)
+  private readonly distanceSums = new Float64Array(RING_MASK + 1)
+  private readonly recurringSums = new Float64Array(RING_MASK + 1)
+  private units = 0
+  /** The unit after which the window begins. */
+  private windowStart = 0
+  /** The familiar runs in progress: the window at `minCoverage` and at `weakMinCoverage`. */
+  private readonly strong = new FamiliarRun()
+  private readonly weak = new FamiliarRun()
+  private readonly data = new FamiliarRun()
+  private readonly spans: Float64Array
+  private readonly weakSpans: Float64Array
+  private readonly dataSpans: Float64Array
+
+  constructor(readonly thresholds: NoveltyThresholds) {
+    // Per tier of the run (prose, slotted prose, data), the span each level of evidence needs: data
+    // and quoted output are only judged at the data level, weaker evidence only in prose.
+    this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
+    this.weakSpans = Float64Array.of(thresholds.weakMinSpan, Infinity, Infinity)
+    this.dataSpans = Float64Array.of(Infinity, Infinity, thresholds.dataMinSpan)
+  }
+
+  token(token: Token): undefined {
+    const value = token.slots > 0 ? token.maskedHash : token.caseHash
+    const index = ++this.tokenCount
+    const gram = Math.imul(Math.imul(Math.imul(FNV_OFFSET ^ GRAM_SEED, FNV_PRIME) ^ this.beforePrevious, FNV_PRIME) ^ this.previous, FNV_PRIME) ^ value
+    this.beforePrevious = this.previous
+    this.previous = value
+    // A gram of values alone (a table of numbers, code points, hashes) is data whatever repeats in it.
+    const word = token.slots === 0 && token.letters > 0
+    const worded = word || this.previousWord || this.beforePreviousWord
+    this.beforePreviousWord = this.previousWord
+    this.previousWord = word
+    const slot = (gram ^ (gram >>> 15)) & TABLE_MASK
+    const last = this.gramLast[slot]
+    let seen = 0
+    if (last > 0 && this.gramKeys[slot] === gram && index - last <= this.thresholds.historyTokens) seen = this.gramCounts[slot]
+    this.gramKeys[slot] = gram
+    this.gramLast[slot] = index
+    if (seen < 255) this.gramCounts[slot] = seen + 1
+    this.unitTokens++
+    if (!worded) return undefined
+    const chars = token.end - token.start
+    this.unitChars += chars
+    this.unitCredit += seen >= 2 ? 2 * chars : seen * chars
+    if (seen > 0) {
+      this.unitDistance += chars / (index - last)
+      this.unitRecurring += chars
+    }
+    return undefined
+  }
+
+  lineEnd(): undefined {
+    return undefined
+  }
+
+  unit(unit: Unit): Finding | undefined {
+    const { thresholds } = this
+    const chars = this.unitChars
+    const credit = this.unitCredit
+    const tokens = this.unitTokens
+    const distance = this.unitDistance
+    const recurring = this.unitRecurring
+    this.unitChars = 0
+    this.unitCredit = 0
+    this.unitTokens = 0
+    this.unitDistance = 0
+    this.unitRecurring = 0
+    // Grams stay inside a unit: a pool reshuffles its sentences, so a gram across two of them is new
+    // each time the order is; a unit's first grams are anchored to its start instead.
+    this.previous = UNIT_EDGE
+    this.beforePrevious = UNIT_EDGE
+    this.previousWord = false
+    this.beforePreviousWord = false
+    if (thresholds.minSpan === 0) return undefined
+    // By the unit's own shape, on the tool side too: prose written into a file loops as prose does
+    // (the tool side's spans are all long, files repeat legitimately).
+    const tier = unit.shapedLikeData ? (unit.slottedProse ? SLOTTED : DATA) : PROSE
+    const index = this.units++
+    const at = index & RING_MASK
+    const before = (index - 1) & RING_MASK
+    const first = index === 0
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, distanceSums, recurringSums } = this
+    ends[at] = unit.end
+    charSums[at] = (first ? 0 : charSums[before]) + chars
+    creditSums[at] = (first ? 0 : creditSums[before]) + credit
+    proseSums[at] = (first ? 0 : proseSums[before]) + (tier === PROSE ? chars : 0)
+    slottedSums[at] = (first ? 0 : slottedSums[before]) + (tier === SLOTTED ? chars : 0)
+    tokenSums[at] = (first ? 0 : tokenSums[before]) + tokens
+    distanceSums[at] = (first ? 0 : distanceSums[before]) + distance
+    recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
+    // The window: the shortest stretch of whole units ending here that spans `windowChars`.
+    let start = Math.max(this.windowStart, index - RING_MASK)
+    while (start + 1 < index && unit.end - ends[(start + 1) & RING_MASK] >= thresholds.windowChars) start++
+    this.windowStart = start
+    const from = start & RING_MASK
+    const windowChars = charSums[at] - charSums[from]
+    const full = index > start && unit.end - ends[from] >= thresholds.windowChars && windowChars > 0
+    const windowCredit = full ? creditSums[at] - creditSums[from] : 0
+    // How far back the window's material was last seen, in chars: the period of what repeats. A long
+    // passage quoted a few times over is told from a loop by how many periods the run lasts.
+    const windowTokens = tokenSums[at] - tokenSums[from]
+    const recurringChars = recurringSums[at] - recurringSums[from]
+    const inverseDistance = distanceSums[at] - distanceSums[from]
+    const periodTokens = inverseDistance > 0 ? recurringChars / inverseDistance : 0
+    const period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
+    const periodSpan = thresholds.minPeriods * period
+    // A material that comes back every token or two is a list of the same item ("unknown, unknown",
+    // "[] : [] : []", a table's filler): data, whatever its lines look like.
+    const listLike = recurringChars > 0 && periodTokens < MIN_PROSE_PERIOD_TOKENS
+    return this.strong.follow(full && windowCredit >= 2 * thresholds.minCoverage * windowChars, this, from, at, unit.end, this.spans, periodSpan, listLike)
+      ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, from, at, unit.end, this.weakSpans, periodSpan, listLike)
+      ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars, this, from, at, unit.end, this.dataSpans, periodSpan, listLike)
+  }
+}
+
+/** A familiar run at one level of evidence: where it began and the running sums there. */
+class FamiliarRun {
+  private start = -1
+  private chars = 0
+  private credit = 0
+  private prose = 0
+  private slotted = 0
+
+  /** The window ending at ring slot `at` (beginning after slot `from`) is familiar at this level or not. */
+  follow(familiar: boolean, sums: NoveltyRule, from: number, at: number, end: number, spans: Float64Array, periodSpan: number, listLike: boolean): Finding | undefined {
+    if (!familiar) {
+      this.start = -1
+      return undefined
+    }
+    if (this.start < 0) {
+      this.start = sums.ends[from]
+      this.chars = sums.charSums[from]
+      this.credit = sums.creditSums[from]
+      this.prose = sums.proseSums[from]
+      this.slotted = sums.slottedSums[from]
+    }
+    const chars = sums.charSums[at] - this.chars
+    const prose = sums.proseSums[at] - this.prose
+    const slotted = sums.slottedSums[at] - this.slotted
+    // A run is judged as what most of it is: a prose threshold only for mostly-prose text.
+    const tier = listLike ? DATA : prose * 2 >= chars ? PROSE : (prose + slotted) * 2 >= chars ? SLOTTED : DATA
+    const span = end - this.start
+    if (span < spans[tier] || span < periodSpan) return undefined
+    return { rule: 'novelty', loopStart: this.start, repeatedChars: span, verifiedAt: end }
+  }
+}
