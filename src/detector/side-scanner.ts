@@ -84,7 +84,10 @@ export class SideScanner {
       dataMinSpan: config.dataMinSpan,
     }, this.ring, this.mask)
     this.tokenizer = new Tokenizer(new UnitReader(pool, nearPool, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
-    this.symbolRun = new SymbolRunRule(tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars, tool)
+    this.symbolRun = new SymbolRunRule({
+      minChars: tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars,
+      dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
+    }, tool)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
     this.untilStrideEnd = this.stride
