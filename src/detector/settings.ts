@@ -32,10 +32,15 @@ export const DETECTOR_SETTINGS = {
     default: 1024, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating reasoning tail that counts as a loop; 0 turns the cycle rule off for reasoning.',
   },
-  // Reasoning is a draft space that legitimately restates a plan, so it needs a longer verbatim span
-  // than visible text; 448 + the check stride (32) stays inside the 512-character latency target.
+  // Reasoning was given a longer span than text (448) as a draft space that restates a plan; but an
+  // exact period of up to 128 chars must be cut within about 400 chars of its onset (issue 12), and
+  // at 448 it was cut 450-510 chars in (the first check after the span, plus one delta). At 384, the
+  // text side's span, periods 8-128 (en, zh) are cut 385-415 chars in at the check, at most 443 at
+  // 64-char deltas (test/detector/cycle.test.ts), and the corpus's reasoning pass trips on nothing
+  // new (the longest periodic stretch in it is 318 chars, a source map's mappings). A plan restated
+  // verbatim 2.5 times over 384 chars is itself a loop.
   reasoningCycleMinSpan: {
-    default: 448, min: 16, max: 65536, integer: true,
+    default: 384, min: 16, max: 65536, integer: true,
     description: 'Minimum length (chars) of the periodic reasoning tail before the cycle rule trips.',
   },
   textCycleMaxPeriod: {
