@@ -231,7 +231,7 @@ export const DETECTOR_SETTINGS = {
   // (and 3.5 × the corpus's 437), and such a run is still cut within 1,650 chars.
   dividerRunMinChars: {
     default: 1536, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w, "haha") that trips the symbol-run rule in reasoning/text; 0 lets such runs through.',
+    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w) that trips the symbol-run rule in reasoning/text; 0 lets such runs through.',
   },
   // Files hold more of everything, but the corpus's tool pass (JSON-escaped, backslashes transparent)
   // peaks at 181 chars for the first class (a regex's `\\b\\b\\b`, read as 'b'); 2,048 is 11 × that and cuts

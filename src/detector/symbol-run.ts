@@ -21,7 +21,7 @@
 // Deliberately let through: every run shorter than its class's length, alternations holding a
 // non-letter ("0, 0, 0", "-=-=-", "|---|"), which are two symbols, not one, and alternations of
 // three or more units. Laughter in two letters ("hahaha") is no exception here: it holds two
-// distinct letters, so the cycle rule cuts it after its span (384/448 chars) whatever this rule does.
+// distinct letters, so the cycle rule cuts it after its span (384 chars; tool 2,048) whatever this rule does.
 //
 // Cost: each stride is read backwards only as far as the runs reaching its end (of one unit and of
 // two alternating), two or three chars in normal text; memory: four numbers.
