@@ -1,10 +1,10 @@
 // symbol run: one punctuation mark, symbol, emoji or one-letter token repeated without end, in any
 // script ("。。。。", "!!!!", "! ! ! !", "😀😀😀", "a a a a", "的的的的"), or two letters alternating
-// ("ok ok ok", "No no no", "好的好的"; ASCII case folded), with or without white space between. The cycle rule lets
-// periods of one distinct letter through (dividers, laughter), the token-period rule wants 3 distinct
-// tokens, and identical-chunks sees such a run only when the provider happens to stream it in equal
-// deltas; this rule reads the text itself, one stride at a time like the others, so the verdict and
-// the cut are the same for any delta sizes.
+// ("ok ok ok", "No no no", "好的好的"; ASCII case folded), with or without white space between. The
+// cycle rule lets periods of one distinct letter through (dividers, laughter), the token-period rule
+// wants 3 distinct tokens, and identical-chunks sees such a run only when the provider happens to
+// stream it in equal deltas; this rule reads the text itself, one stride at a time like the others,
+// so the verdict and the cut are the same for any delta sizes.
 // A run is the stretch from the first of a series of equal non-space characters (an astral character
 // such as an emoji counts as one; variation selectors and joiners are transparent), or of two letters
 // alternating, to the latest, white space included; it trips once it spans its class's length.
@@ -21,7 +21,7 @@
 // Deliberately let through: every run shorter than its class's length, alternations holding a
 // non-letter ("0, 0, 0", "-=-=-", "|---|"), which are two symbols, not one, and alternations of
 // three or more units. Laughter in two letters ("hahaha") is no exception here: it holds two
-// distinct letters, so the cycle rule cuts it after its span (384 chars; tool 2,048) whatever this rule does.
+// distinct letters, so the cycle rule cuts it after its span (384 chars; tool 2,048) anyway.
 //
 // Cost: each stride is read backwards only as far as the runs reaching its end (of one unit and of
 // two alternating), two or three chars in normal text; memory: four numbers.
