@@ -5,8 +5,9 @@
 // Deliberately let through: a block repeated exactly twice (2.5 periods are required), and dividers,
 // laughter and padding ("=====", "|---|---|", "哈哈哈", "0000"): a period holding fewer than two
 // distinct letters or digits is not a loop of words. A period that looks like data or quoted tool
-// output (data-like.ts: identical table rows, a lookup table's default entries, a log line) is
-// followed, one check at a time, until it spans `dataMinSpan` (docs/detector.md#confidence): a
+// output (data-like.ts: identical table rows, a lookup table's default entries, a log line), or that
+// repeats on a line opening like data (a C table's row `/* 0x20 */ CLASS_OTHER, ` × 32, no line
+// break in its period), is followed, one check at a time, until it spans `dataMinSpan` (docs/detector.md#confidence): a
 // correct answer may hold many identical rows; a loop keeps going.
 //
 // Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier
@@ -17,14 +18,16 @@
 // than doubles here): 2^31 chars on one side of one call, thousands of times any model's output cap. Because checks sit at fixed offsets of the
 // side's text, the verdict does not depend on how the text was split into deltas.
 
-import { isWordChar } from './char-classes.ts'
-import { stretchLooksLikeData } from './data-like.ts'
+import { isWhitespace, isWordChar } from './char-classes.ts'
+import { opensLikeData, stretchLooksLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 
 const GRAM = 8
 const BASE = 0x9e3779b1 | 0
 const TABLE_BITS = 12
 const TABLE_MASK = (1 << TABLE_BITS) - 1
+// How far back the start of the line a repetition begins in is looked for (a table row's head).
+const LINE_HEAD_CHARS = 256
 
 function power(base: number, exponent: number): number {
   let result = 1
@@ -131,7 +134,7 @@ export class CycleRule {
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
-      if (this.thresholds.dataMinSpan > matched && stretchLooksLikeData(ring, mask, length - period, length)) {
+      if (this.thresholds.dataMinSpan > matched && (stretchLooksLikeData(ring, mask, length - period, length) || this.lineOpensLikeData(length - matched, length))) {
         this.dataPeriod = period
         this.dataStart = length - matched
         this.dataCheckedTo = length
@@ -155,6 +158,32 @@ export class CycleRule {
     const span = length - this.dataStart
     if (span < this.thresholds.dataMinSpan) return undefined
     return { rule: 'cycle', loopStart: this.dataStart, repeatedChars: span, verifiedAt: length }
+  }
+
+  /**
+   * Whether the line the repetition starts in opens like data (a symbol after any indentation, before
+   * the repetition): a period with no line break in it ("CLASS_OTHER, " 32 times after a row's
+   * `/* 0x20 *\/`) shows what it is only by the line it sits on. Reads back at most LINE_HEAD_CHARS
+   * chars, within the ring.
+   */
+  private lineOpensLikeData(start: number, length: number): boolean {
+    const { ring, mask } = this
+    const oldest = Math.max(0, length - mask - 1, start - LINE_HEAD_CHARS)
+    let lineStart = start
+    while (lineStart > oldest) {
+      const code = ring[(lineStart - 1) & mask]
+      // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
+      if (code === 10 || code === 13 || (code === 110 && lineStart - 2 >= oldest && ring[(lineStart - 2) & mask] === 92)) break
+      lineStart--
+    }
+    if (lineStart === oldest && lineStart > 0) return false
+    // The line's head before the repetition, indentation skipped: a prose loop begins at a line's
+    // start or after words, an indented bullet ("  - ") opens prose.
+    for (let i = lineStart; i < start; i++) {
+      const code = ring[i & mask]
+      if (!isWhitespace(code)) return opensLikeData(code)
+    }
+    return false
   }
 
   private isDivider(last: number, period: number): boolean {

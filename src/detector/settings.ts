@@ -32,10 +32,15 @@ export const DETECTOR_SETTINGS = {
     default: 8192, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating reasoning tail that counts as a loop; 0 turns the cycle rule off for reasoning.',
   },
-  // Reasoning is a draft space that legitimately restates a plan, so it needs a longer verbatim span
-  // than visible text; 448 + the check stride (32) stays inside the 512-character latency target.
+  // Reasoning was given a longer span than text (448) as a draft space that restates a plan; but an
+  // exact period of up to 128 chars must be cut within about 400 chars of its onset (issue 12), and
+  // at 448 it was cut 450-510 chars in (the first check after the span, plus one delta). At 384, the
+  // text side's span, periods 8-128 (en, zh) are cut 385-415 chars in at the check, at most 443 at
+  // 64-char deltas (test/detector/cycle.test.ts), and the corpus's reasoning pass trips on nothing
+  // new (the longest periodic stretch in it is 318 chars, a source map's mappings). A plan restated
+  // verbatim 2.5 times over 384 chars is itself a loop.
   reasoningCycleMinSpan: {
-    default: 448, min: 16, max: 65536, integer: true,
+    default: 384, min: 16, max: 65536, integer: true,
     description: 'Minimum length (chars) of the periodic reasoning tail before the cycle rule trips.',
   },
   textCycleMaxPeriod: {
@@ -257,16 +262,35 @@ export const DETECTOR_SETTINGS = {
   },
 
   // ── symbol run: one punctuation mark, symbol, emoji or one-letter token repeated ─────────────────
-  // The corpus's longest run of one non-space char is 175 chars (a block of `//` lines); the normal
-  // shapes hold a 1,200-char divider and 600 chars of laughter, which must pass (docs/detector.md#symbol-run).
+  // Units fall in two classes (symbol-run.ts): those that never run long in real writing (sentence
+  // punctuation, emoji, letters, CJK characters, two letters alternating) and those that do
+  // (dividers, padding, closers of nested code, laughter). Measured on the false-trip corpus (20,128
+  // documents) with white space between allowed: the first class's longest run is 128 chars ('A' in a
+  // generated bundle, '�' in a codepage table); the second's 437 ('-' under a README heading), and the
+  // normal shapes hold a 1,200-char rule of '-' and 600 chars of 哈. 256 is 2 × 128 and cuts a run of
+  // '!' or '。' within 256 + stride + one delta of its onset (≤ 350 at 64-char deltas, the 400 target).
   symbolRunMinChars: {
-    default: 1536, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of one punctuation mark, symbol, emoji or one-letter token (white space between allowed) that trips the symbol-run rule in reasoning/text; 0 turns it off.',
+    default: 256, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) of a run of one punctuation mark, emoji, letter or CJK character, or of two letters alternating (white space between allowed), that trips the symbol-run rule in reasoning/text; 0 turns it off for reasoning and text.',
   },
-  // Files pad with one char (rules of '=', '#' banners, zero-filled blocks) more than prose does.
+  // Dividers and laughter are written long on purpose: 1,536 clears the normal shapes' 1,200-char rule
+  // (and 3.5 × the corpus's 437), and such a run is still cut within 1,650 chars.
+  dividerRunMinChars: {
+    default: 1536, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w) that trips the symbol-run rule in reasoning/text; 0 lets such runs through.',
+  },
+  // Files hold more of everything, but the corpus's tool pass (JSON-escaped, backslashes transparent)
+  // peaks at 181 chars for the first class (a regex's `\\b\\b\\b`, read as 'b'); 2,048 is 11 × that and cuts
+  // within 2,150 chars at 64-char deltas (the 2,400 target).
   toolSymbolRunMinChars: {
+    default: 2048, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) of a run of one punctuation mark, emoji, letter or CJK character, or of two letters alternating, in tool arguments that trips the symbol-run rule; 0 turns it off for tool arguments.',
+  },
+  // Files pad with one char (rules of '=', '#' banners, zero-filled blocks, 308 chars of '*' framing a
+  // licence in the corpus) more than prose does.
+  toolDividerRunMinChars: {
     default: 4096, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of one symbol or one-letter token in tool arguments that trips the symbol-run rule; 0 turns it off for tool arguments.',
+    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit in tool arguments that trips the symbol-run rule; 0 lets such runs through.',
   },
 
   // ── identical chunks: the provider sends the same delta again and again ───────────────────────────

@@ -97,7 +97,10 @@ export class SideScanner {
       minPeriods: config.noveltyMinPeriods,
     })
     this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, nearPool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
-    this.symbolRun = new SymbolRunRule(tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars, tool)
+    this.symbolRun = new SymbolRunRule({
+      minChars: tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars,
+      dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
+    }, tool)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride
     this.untilStrideEnd = this.stride

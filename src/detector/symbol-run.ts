@@ -1,21 +1,32 @@
 // symbol run: one punctuation mark, symbol, emoji or one-letter token repeated without end, in any
-// script ("。。。。", "!!!!", "! ! ! !", "😀😀😀", "a a a a", "好好好好"), with or without white space
-// between. The cycle rule lets periods of one distinct char through (dividers, laughter), the
-// token-period rule wants 3 distinct tokens, and identical-chunks sees such a run only when the
-// provider happens to stream it in equal deltas; this rule reads the text itself, one stride at a
-// time like the others, so the verdict and the cut are the same for any delta sizes.
+// script ("。。。。", "!!!!", "! ! ! !", "😀😀😀", "a a a a", "的的的的"), or two letters alternating
+// ("ok ok ok", "No no no", "好的好的"; ASCII case folded), with or without white space between. The
+// cycle rule lets periods of one distinct letter through (dividers, laughter), the token-period rule
+// wants 3 distinct tokens, and identical-chunks sees such a run only when the provider happens to
+// stream it in equal deltas; this rule reads the text itself, one stride at a time like the others,
+// so the verdict and the cut are the same for any delta sizes.
 // A run is the stretch from the first of a series of equal non-space characters (an astral character
-// such as an emoji counts as one; variation selectors and joiners are transparent) to the latest, white
-// space included; it trips once it spans `minChars`.
-// Calibration (docs/detector.md#symbol-run): the longest run in the corpus is 175 chars (a block of
-// `//` comment lines); the adversarial normal shapes hold a 1,200-char divider and 600 chars of
-// laughter. Deliberately let through: every run shorter than `minChars` (dividers, rules, laughter,
-// padding), and alternations ("0, 0, 0", "-=-=-"), which are two symbols, not one.
+// such as an emoji counts as one; variation selectors and joiners are transparent), or of two letters
+// alternating, to the latest, white space included; it trips once it spans its class's length.
+// Two classes, because only some units run long in real writing (docs/detector.md#symbol-run):
+// - dividers, rules, padding, code closers and laughter (`- = _ * # ~ ^ / + | \ % 0`, brackets,
+//   `· • – —`, box drawing and blocks, `ー ・ ～`, 哈 呵 嘿 嘻 草 笑, w, k, 5, ㅋ ㅎ) wait for
+//   `dividerMinChars`: the adversarial normal shapes hold a 1,200-char rule of '-'
+//   and 600 chars of 哈, and the corpus's longest runs are of this class (437 chars of '-' in a
+//   README, 308 of '*' in a licence, 254 of '}' closing a deep cascade of blocks);
+// - every other unit (sentence punctuation . ! ? 。！？…、, emoji, letters, digits, CJK characters,
+//   other symbols, two letters alternating) trips at `minChars`: the corpus's longest such run is 128
+//   chars (base64-like 'A' in a generated bundle, '�' in a codepage table) in reasoning and text, 181
+//   in the tool pass (a regex's `\\b\\b\\b`, backslashes being transparent there).
+// Deliberately let through: every run shorter than its class's length, alternations holding a
+// non-letter ("0, 0, 0", "-=-=-", "|---|"), which are two symbols, not one, and alternations of
+// three or more units. Laughter in two letters ("hahaha") is no exception here: it holds two
+// distinct letters, so the cycle rule cuts it after its span (384 chars; tool 2,048) anyway.
 //
-// Cost: each stride is read backwards only as far as the run reaching its end, a char or two in
-// normal text; memory: two numbers.
+// Cost: each stride is read backwards only as far as the runs reaching its end (of one unit and of
+// two alternating), two or three chars in normal text; memory: four numbers.
 
-import { isWhitespace } from './char-classes.ts'
+import { isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import type { Finding } from './finding.ts'
 
 const VARIATION_SELECTOR = 0xfe0f
@@ -25,25 +36,58 @@ const LETTER_N = 110
 const LETTER_R = 114
 const LETTER_T = 116
 
+// Units that legitimately run long: dividers and rules, padding, closers of nested code, laughter.
+const LONG_ASCII = new Uint8Array(128)
+for (const char of '-=_*#~^/+|\\%0()[]{}<>wk5') LONG_ASCII[char.charCodeAt(0)] = 1
+const LONG_OTHER = new Set([...'·•–—―ー・～〜－＝＿ｗ哈呵嘿嘻草笑ㅋㅎ'].map((char) => char.charCodeAt(0)))
+
+function isLongUnit(char: number): boolean {
+  if (char < 128) return LONG_ASCII[char] === 1
+  return (char >= 0x2500 && char <= 0x259f) || LONG_OTHER.has(char)
+}
+
+/** A letter of the BMP (not a digit): the units a two-letter token alternates. */
+function isLetter(char: number): boolean {
+  return char < 0x10000 && !(char >= 48 && char <= 57) && isWordChar(char)
+}
+
+export interface SymbolRunThresholds {
+  /** Span (chars) of a run of a unit that never runs long in writing; 0 turns the rule off. */
+  readonly minChars: number
+  /** Span (chars) of a run of a divider, padding, closer or laughter unit; 0: such runs never trip. */
+  readonly dividerMinChars: number
+}
+
 export class SymbolRunRule {
-  /** The symbol of the run reaching the end of the last stride (-1: none) and where the run began. */
-  private symbol = -1
+  /**
+   * The run reaching the end of the last stride: its period (0: none, 1: one unit, 2: two letters
+   * alternating), the unit at its end, the other unit of a pair, and where the run began.
+   */
+  private period = 0
+  private last = -1
+  private other = -1
   private runStart = 0
 
   /** `jsonText`: the tool side, whose line breaks arrive JSON-escaped (`\n` counts as white space). */
-  constructor(private readonly minChars: number, private readonly jsonText: boolean) {}
+  constructor(private readonly thresholds: SymbolRunThresholds, private readonly jsonText: boolean) {}
 
   /**
    * Reads the stride at offsets [from, to) of `ring` (offset i at `i & mask`) backwards from its end,
-   * only as far as the run that reaches its end: a run long enough to trip covers whole strides, so
-   * in normal text this reads a char or two per stride.
+   * only as far as the runs that reach its end: a run long enough to trip covers whole strides, so
+   * in normal text this reads two or three chars per stride.
    */
   scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
-    const minChars = this.minChars
-    if (minChars === 0) return undefined
-    let symbol = -1
-    let start = to
-    let broken = false
+    if (this.thresholds.minChars === 0) return undefined
+    // c0: the unit at the stride's end; c1: the one before it. Run 1 repeats c0, run 2 alternates c0, c1.
+    let c0 = -1
+    let c1 = -1
+    let seen = 0
+    let start1 = to
+    let start2 = to
+    let alive1 = true
+    let alive2 = false
+    // The unit at the earliest position of run 2, so a pair continues only in phase.
+    let first2 = -1
     for (let position = to - 1; position >= from; position--) {
       const code = ring[position & mask]
       if (isWhitespace(code) || code === VARIATION_SELECTOR || code === ZERO_WIDTH_JOINER) continue
@@ -55,7 +99,7 @@ export class SymbolRunRule {
       }
       // Half of an astral char at the stride's end: its other half comes with the next stride.
       if (code >= 0xd800 && code <= 0xdbff && position === to - 1) continue
-      let char = code
+      let char = lowerAscii(code)
       if (code >= 0xdc00 && code <= 0xdfff && position > 0) {
         const high = ring[(position - 1) & mask]
         if (high >= 0xd800 && high <= 0xdbff) {
@@ -63,23 +107,63 @@ export class SymbolRunRule {
           position--
         }
       }
-      if (symbol === -1) symbol = char
-      else if (char !== symbol) {
-        broken = true
-        break
+      if (seen === 0) {
+        c0 = char
+        start1 = start2 = position
+        first2 = char
+        seen = 1
+        continue
       }
-      start = position
+      if (seen === 1) {
+        c1 = char
+        alive2 = char !== c0 && isLetter(c0) && isLetter(char)
+      }
+      if (alive1) {
+        if (char === c0) start1 = position
+        else alive1 = false
+      }
+      if (alive2) {
+        if (char === ((seen & 1) === 1 ? c1 : c0)) {
+          start2 = position
+          first2 = char
+        } else alive2 = false
+      }
+      seen++
+      if (!alive1 && !alive2) break
     }
-    if (symbol === -1) return undefined
-    // The whole stride is the run (white space aside): it continues the run from earlier strides.
-    const whole = !broken && this.symbol === symbol
-    if (!whole) {
-      this.symbol = symbol
-      this.runStart = start
-      return undefined
+    if (seen === 0) return undefined
+    // A whole stride (white space aside) of the run continues the run from earlier strides.
+    if (alive1 && this.period === 1 && this.last === c0) return this.judge(to)
+    if (this.period === 2 && seen === 1 && this.last !== c0 && this.other === c0) {
+      this.other = this.last
+      this.last = c0
+      return this.judge(to)
     }
+    // A pair continues in phase: the stride's earliest unit follows the unit that ended the last one.
+    if (alive2 && this.period === 2 && first2 === this.other && ((c0 === this.last && c1 === this.other) || (c0 === this.other && c1 === this.last))) {
+      this.last = c0
+      this.other = c1
+      return this.judge(to)
+    }
+    // A run beginning in this stride (the longer of the two reaching its end).
+    if (start2 < start1) {
+      this.period = 2
+      this.last = c0
+      this.other = c1
+      this.runStart = start2
+    } else {
+      this.period = 1
+      this.last = c0
+      this.other = -1
+      this.runStart = start1
+    }
+    return undefined
+  }
+
+  private judge(to: number): Finding | undefined {
+    const minChars = this.period === 1 && isLongUnit(this.last) ? this.thresholds.dividerMinChars : this.thresholds.minChars
     const span = to - this.runStart
-    if (span < minChars) return undefined
+    if (minChars === 0 || span < minChars) return undefined
     return { rule: 'symbol-run', loopStart: this.runStart, repeatedChars: span, verifiedAt: to }
   }
 }

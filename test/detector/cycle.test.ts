@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
-import { PROSE_EN, PROSE_ZH, SEED_PERIOD_TEXT, SEED_PERIODS_REASONING, periodic } from '../fixtures/detector/loops.mjs'
-import { feed, feedAfter } from './feed.ts'
+import { PROSE_EN, PROSE_ZH, SEED_PERIOD_TEXT, SEED_PERIODS_REASONING, periodic, writeArguments } from '../fixtures/detector/loops.mjs'
+import { normalPrefix } from '../fixtures/detector/shapes.mjs'
+import { feed, feedAfter, feedFixed } from './feed.ts'
 
 const stride = DEFAULT_CONFIG.cycleCheckStride
 /** The design's latency target for an exactly periodic loop, plus the one delta that reports it. */
@@ -18,6 +19,31 @@ describe('cycle', () => {
     const { trip, latency } = feedAfter(PROSE_EN, periodic(period, 20 * period, PROSE_EN, 300), 'reasoning')
     expect(trip?.rule).toBe('cycle')
     expect(latency).toBeLessThanOrEqual(target(period))
+  })
+
+  // Issue 12: an exact period of up to 128 chars is cut within about 400 chars of its onset, by the
+  // first check (every `cycleCheckStride` chars) at or after the side's span, reported by the push that
+  // reaches it; the same verdict and cut at 3/16/64-char deltas, whatever the prefix's length.
+  it.each(['reasoning', 'text', 'tool'] as const)('cuts an exact period of 8..128 chars (en, zh) on the %s side at the first check after its span, the same cut at 3/16/64-char deltas', (side) => {
+    const span = side === 'tool' ? DEFAULT_CONFIG.toolCycleMinSpan : side === 'reasoning' ? DEFAULT_CONFIG.reasoningCycleMinSpan : DEFAULT_CONFIG.textCycleMinSpan
+    if (side !== 'tool') expect(span + stride).toBeLessThanOrEqual(416)
+    for (const language of ['en', 'zh'] as const) {
+      const prose = language === 'zh' ? PROSE_ZH : PROSE_EN
+      for (const period of [8, 12, 16, 24, 32, 48, 64, 96, 128]) for (const shift of [0, 7, 19, 31]) {
+        const prefix = normalPrefix(3000, language, 3) + prose.slice(0, shift)
+        const loop = periodic(period, 4000, prose, (period * 37 + shift * 11) % (prose.length - period))
+        const text = side === 'tool' ? writeArguments('notes.md', prefix + loop) : prefix + loop
+        const onset = side === 'tool' ? writeArguments('notes.md', prefix).length - 2 : prefix.length
+        const label = `${language} period ${period} shift ${shift}`
+        const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta))
+        for (const [k, delta] of [3, 16, 64].entries()) {
+          const trip = trips[k]
+          expect(['cycle', 'token-period'], label).toContain(trip?.rule)
+          expect({ rule: trip!.rule, loopStart: trip!.loopStart }, label).toEqual({ rule: trips[0]!.rule, loopStart: trips[0]!.loopStart })
+          expect(trip!.at - onset, `${label} delta ${delta}`).toBeLessThanOrEqual(span + stride + delta)
+        }
+      }
+    }
   })
 
   it('cuts the seed-shaped visible-text loop of period 172', () => {

@@ -2,53 +2,91 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG, type DetectorConfig, type Side } from '../../src/detector/index.ts'
 import { feedFixed } from './feed.ts'
 import { NORMAL_SHAPES } from '../fixtures/detector/normal-shapes.mjs'
-import { productiveProse, writeArguments } from '../fixtures/detector/loops.mjs'
+import { RUN_UNITS, latencyBound, punctuationRunLoop } from '../fixtures/detector/shapes.mjs'
 
-const { symbolRunMinChars, toolSymbolRunMinChars, cycleCheckStride } = DEFAULT_CONFIG
+const { symbolRunMinChars, dividerRunMinChars, toolSymbolRunMinChars, toolDividerRunMinChars, cycleCheckStride } = DEFAULT_CONFIG
 
+// Units that never run long in real writing (sentence punctuation, emoji, letters, CJK characters, two
+// letters alternating), with or without white space between: cut within 400 chars of onset in
+// reasoning and text and within 2,400 in tool arguments (issue 12).
+const SHORT_RUNS = ['.', '。', '!', '! ', '?', '！', '？', '…', '、', '😀', '🙏', '❤️', 'a ', 'x', 'は', 'ж', 'ا', 'क', '的', '好', '★', '→', '?\n\n',
+  'ok', 'Ok ok ', 'no no no\n', 'OK  ', '好的']
+// Dividers, padding, closers and laughter: written long on purpose, so cut at the divider length.
+const LONG_RUNS = ['-', '=', '_', '#', '* ', '~', '─', '━', '═', '·', '—', 'ー', '0', ') ', '}', '哈', '哈 ', '呵', 'w', 'W ', 'ㅋ']
 
-// Runs of one mark in any script, with or without spaces, after a productive prefix.
-const RUNS = ['.', '。', '!', '! ', '…', '—', 'ー', '😀', '❤️', 'a ', '好', '哈 ', '#', '* ', '?\n']
+/** The latest trip over 3/16/64-char deltas of `unit` repeated after a 2,000-char prefix, checked for the same verdict. */
+function cutOf(unit: string, language: 'en' | 'zh', side: Side) {
+  const { text, onset } = punctuationRunLoop({ unit, separator: '', language, side, prefixChars: 2000, loopChars: 8000, seed: 9 })
+  const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta))
+  const label = `${JSON.stringify(unit)} ${language} ${side}`
+  for (const trip of trips) {
+    expect(trip?.rule, label).toBe('symbol-run')
+    expect({ loopStart: trip!.loopStart, repeatedChars: trip!.repeatedChars }, label)
+      .toEqual({ loopStart: trips[0]!.loopStart, repeatedChars: trips[0]!.repeatedChars })
+    // A loop may begin with the prefix's last mark ("." + "!!!!"; `\n` is transparent in JSON).
+    expect(trip!.loopStart, label).toBeGreaterThanOrEqual(onset - (side === 'tool' ? 4 : 2))
+    expect(trip!.loopStart, label).toBeLessThanOrEqual(onset + unit.length)
+  }
+  return { latency: Math.max(...trips.map((trip) => trip!.at)) - onset, repeatedChars: trips[0]!.repeatedChars, label }
+}
 
 describe('symbol run', () => {
   for (const language of ['en', 'zh'] as const) {
-    const prefix = productiveProse(2000, language, 9)
-    for (const side of ['reasoning', 'text'] as const) {
-      it(`cuts a run of one mark (${language} prefix, ${side}) at symbolRunMinChars, the same cut at 3/16/64-char deltas`, () => {
-        for (const mark of RUNS) {
-          const run = mark.repeat(Math.ceil(10_000 / mark.length))
-          const trips = [3, 16, 64].map((delta) => feedFixed(prefix + run, side, delta))
-          for (const trip of trips) {
-            expect(trip?.rule, JSON.stringify(mark)).toBe('symbol-run')
-            expect({ loopStart: trip!.loopStart, repeatedChars: trip!.repeatedChars }, JSON.stringify(mark))
-              .toEqual({ loopStart: trips[0]!.loopStart, repeatedChars: trips[0]!.repeatedChars })
-            expect(trip!.loopStart, JSON.stringify(mark)).toBeGreaterThanOrEqual(prefix.length - 2)
-            expect(trip!.at - prefix.length, JSON.stringify(mark)).toBeLessThanOrEqual(symbolRunMinChars + cycleCheckStride + 64)
-          }
+    for (const side of ['reasoning', 'text', 'tool'] as const) {
+      const tool = side === 'tool'
+      it(`cuts a run of a sentence mark, emoji, letter or pair (${language} prefix, ${side}) within ${tool ? '2,400' : '400'} chars, the same cut at 3/16/64-char deltas`, () => {
+        for (const unit of SHORT_RUNS) {
+          const { latency, repeatedChars, label } = cutOf(unit, language, side)
+          expect(repeatedChars, label).toBeGreaterThanOrEqual(tool ? toolSymbolRunMinChars : symbolRunMinChars)
+          expect(latency, label).toBeLessThanOrEqual(tool ? 2400 : 400)
+        }
+      })
+
+      it(`cuts a run of a divider, padding, closer or laughter (${language} prefix, ${side}) at the divider length, the same cut at 3/16/64-char deltas`, () => {
+        const length = tool ? toolDividerRunMinChars : dividerRunMinChars
+        for (const unit of LONG_RUNS) {
+          const { latency, repeatedChars, label } = cutOf(unit, language, side)
+          expect(repeatedChars, label).toBeGreaterThanOrEqual(length)
+          expect(latency, label).toBeLessThanOrEqual(length + cycleCheckStride + 64)
         }
       })
     }
   }
 
-  it('cuts a run written into a file through a tool call at the tool-side length', () => {
-    const args = writeArguments('out.txt', '!\n'.repeat(6000))
-    const trip = feedFixed(args, 'tool', 16)
-    expect(trip?.rule).toBe('symbol-run')
-    expect(trip!.repeatedChars).toBeGreaterThanOrEqual(toolSymbolRunMinChars)
-    expect(trip!.at).toBeLessThanOrEqual(toolSymbolRunMinChars + cycleCheckStride + 64)
+  it('cuts every unit of the shape sweep (RUN_UNITS, with and without spaces) within its latency bound on every side', () => {
+    for (const unit of RUN_UNITS) for (const separator of ['', ' ']) for (const side of ['reasoning', 'text', 'tool'] as const) {
+      const label = `${JSON.stringify(unit + separator)} ${side}`
+      const { text, onset } = punctuationRunLoop({ unit, separator, side, prefixChars: 3000, loopChars: 6000 })
+      const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta))
+      // 3-char deltas of a 3-char unit ("ok ") are identical deltas, which identical-chunks may cut first.
+      for (const trip of trips.slice(1)) expect({ rule: trip?.rule, loopStart: trip?.loopStart }, label).toEqual({ rule: 'symbol-run', loopStart: trips[1]!.loopStart })
+      expect(Math.max(...trips.map((trip) => trip!.at)) - onset, label).toBeLessThanOrEqual(latencyBound('punctuationRun', side, { unit }))
+    }
   })
 
   it('lets shorter runs and alternations through (dividers, laughter, padding, "0, 0, 0")', () => {
-    for (const text of ['='.repeat(symbolRunMinChars - 40), '哈'.repeat(600), '-='.repeat(3000), '0, '.repeat(3000), '. . - '.repeat(1000)]) {
-      for (const side of ['reasoning', 'text', 'tool'] as const) expect(feedFixed(text, side, 7), `${side} ${text.slice(0, 6)}`).toBeUndefined()
+    const short = ['!'.repeat(symbolRunMinChars - 40), '的'.repeat(symbolRunMinChars - 40), 'ok '.repeat((symbolRunMinChars - 40) / 3)]
+    const long = ['='.repeat(dividerRunMinChars - 40), '-'.repeat(1200), '哈'.repeat(600), '}\n'.repeat(600), '─'.repeat(1400)]
+    const alternations = ['-='.repeat(3000), '0, '.repeat(3000), '. . - '.repeat(1000), '|---'.repeat(1500), '01'.repeat(3000), '😀🙏'.repeat(2000)]
+    for (const text of [...short, ...long, ...alternations]) {
+      for (const side of ['reasoning', 'text', 'tool'] as const) {
+        const trip = feedFixed(text, side, 7)
+        expect(trip?.rule, `${side} ${text.slice(0, 6)}`).not.toBe('symbol-run')
+      }
     }
     for (const name of ['==== and ---- dividers', '哈哈哈 laughter', 'markdown divider rows']) {
       expect(NORMAL_SHAPES.some((shape) => shape.name === name), name).toBe(true)
     }
   })
 
-  it('is switched off by a length of 0', () => {
+  it('is switched off by a length of 0; a divider length of 0 lets dividers through', () => {
     expect(feedFixed('. '.repeat(5000), 'text', 16, { symbolRunMinChars: 0 })).toBeUndefined()
+    expect(feedFixed('='.repeat(5000), 'text', 16, { symbolRunMinChars: 0 })).toBeUndefined()
     expect(feedFixed('. '.repeat(5000), 'text', 16)?.rule).toBe('symbol-run')
+    expect(feedFixed('='.repeat(5000), 'text', 16)?.rule).toBe('symbol-run')
+    expect(feedFixed('='.repeat(5000), 'text', 16, { dividerRunMinChars: 0 })).toBeUndefined()
+    expect(feedFixed('. '.repeat(5000), 'text', 16, { dividerRunMinChars: 0 })?.rule).toBe('symbol-run')
+    expect(feedFixed('! '.repeat(5000), 'tool', 16, { toolSymbolRunMinChars: 0 })).toBeUndefined()
+    expect(feedFixed('='.repeat(9000), 'tool', 16, { toolDividerRunMinChars: 0 })).toBeUndefined()
   })
 })
