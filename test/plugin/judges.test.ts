@@ -99,7 +99,11 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
   it('lets polls of a CI job that the tool reports as still running go on, and reports the same poll once its answer stays the same', async () => {
     for (const [label, answers, expected] of [
       ['running, then done', ['{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"completed","conclusion":"success"}'], []],
+      ['zh: queued, then running', ['流水线 #8812：排队中', '流水线 #8812：排队中', '流水线 #8812：运行中（3/7 个任务完成）', '流水线 #8812：运行中（5/7 个任务完成）', '流水线 #8812：成功'], []],
+      ['a checks table with a pending build', Array(5).fill('build\tpending\t0\thttps://ci.example.com/8812\nlint\tpass\t12s\thttps://ci.example.com/8813'), []],
       ['failed every time', Array(5).fill('{"status":"completed","conclusion":"failure"}'), [{ turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' }]],
+      // cargo's "running 3 tests" is a test run's heading, not a job still running.
+      ['a test run failing the same way', Array(5).fill('running 3 tests\ntest a ... ok\ntest b ... FAILED\ntest result: FAILED. 2 passed; 1 failed'), [{ turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' }]],
     ] as const) {
       const ciStatus = ciStatusTool(answers)
       const script: Script = (_options, call) => call < 5
