@@ -5,17 +5,19 @@
 // edit retried with a reworded preface is the same step; a step without tool calls is identified by
 // its normalised visible text (trimmed, lower-cased, white space collapsed, a leading "let me / I'll /
 // I will / let's" dropped, first 200 chars). Steps with neither carry no identity and are ignored.
-// Each step also gets a masked identity, its arguments (or text) with numbers, ids, hashes,
-// timestamps and command-line flags replaced: the same command with a harmless changing flag or a
-// counter in its arguments. A masked repeat is only evidence when the earlier steps' tool results are
-// known and came back the same; reading file1, file2, file3 is progress.
+// Each step also gets a masked identity, its arguments (or text) with temp paths, ids, hashes,
+// timestamps, standalone numbers, command-line flags and white space replaced: the same command with a
+// harmless changing flag, a counter in its arguments, an edit retried with other spacing. A number in a
+// path stays (file1, file2 are different files). A masked repeat is only evidence when the earlier
+// steps' tool results are known, said something and came back the same, and did not hand back a next
+// page's cursor: reading file1, file2, file3 is progress.
 //
 // A run is excused, exact or masked, when the tool results the judge saw say the work is still going
-// on: a result reading "in progress", "queued", "still running"... (a legitimate wait: three polls of
-// a running CI job), or one that changed between two occurrences of the same step (a poll whose
-// answer moves). The results of step N arrive with step N + 1 (`previousResults`: what the previous
-// step's tool calls returned, as the next request carried them), so the judge keeps, per step, a hash
-// of its masked results and whether they said "still running", never the results themselves.
+// on: a result reading "in progress", "queued", "still running", a status field whose value is
+// pending... (a legitimate wait: three polls of a running CI job), or one that changed between two
+// occurrences of the same step (a poll whose answer moves). The results of step N arrive with step N + 1
+// (`previousResults`: what the previous step's tool calls returned, as the next request carried them),
+// so the judge keeps, per step, a hash of its masked results and a few flags, never the results themselves.
 // After a report the history restarts, so the same loop is reported again only after another full run.
 
 import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
@@ -44,35 +46,71 @@ const SIGNIFICANT_TEXT_CHARS = 200
 /** A tool result is judged by its head and its tail: status lines sit at either end. */
 const RESULT_EDGE_CHARS = 4096
 
-// What changes between retries of one step without changing what it does. Order matters: ids and
-// timestamps before the numbers inside them.
+// What changes between retries of one step without changing what it does. Order matters: temp paths,
+// ids and timestamps before the numbers inside them.
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b|\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b/g
-const HEX_ID = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi
-const NUMBER = /\d+(?:\.\d+)?/g
+const HEX_ID = /\b(?:0x)?(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi
+// An entry of a temp directory is named at random (mktemp's tmp.XXXXXXXXXX, Python's tmpXXXXXXXX):
+// the whole entry is masked, since its suffix can be letters only.
+const TEMP_PATH = /(?:\/tmp|\/var\/tmp|\/var\/folders\/[^\s"'\\]*?\/T|\\Temp)[\\/][^\s"'\\/]+/gi
+const ALNUM_RUN = /[a-z0-9]{6,}/gi
+// A number standing alone (a flag's value, a counter, a port) is masked; a number in a file's path or
+// name, or glued to a word, names a different thing (chapter2.md, logs/worker-3.log, img3.png), and
+// reading those is progress even when they read the same. Paths are matched first and left as they are.
+const PATH_OR_NUMBER = /((?:[\w.-]*\/)+[\w.-]+|\b[\w-]+\.[a-z][a-z0-9]{0,4}\b)|(?<![a-z_])\d+(?:\.\d+)?(?![a-z_])/gi
 const FLAG = /(^|[\s"'])--?[a-z][a-z0-9-]*(?==|[\s"']|$)/gim
+// White space, as written or JSON-escaped: a retried edit whose strings differ only in spacing.
+const SPACE = /(?:\s|\\[nrt])+/g
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|m|min|minutes?|h)\b/gi
 const LONG_NUMBER = /\b\d{5,}\b/g
 
-/** Arguments or text with what a retry changes masked: ids, timestamps, numbers, flags. */
+/** A run of letters and digits that switches between them 3 times or more: a random suffix or token. */
+function randomLooking(run: string): boolean {
+  let switches = 0
+  for (let i = 1; i < run.length; i++) if ((run[i] >= '0' && run[i] <= '9') !== (run[i - 1] >= '0' && run[i - 1] <= '9')) switches++
+  return switches >= 3
+}
+
+/** Arguments or text with what a retry changes masked: temp paths, ids, timestamps, numbers, flags, spacing. */
 function maskArguments(text: string): string {
-  return text.replace(UUID, '<id>').replace(TIMESTAMP, '<time>').replace(HEX_ID, '<id>')
-    .replace(NUMBER, '#').replace(FLAG, '$1<flag>')
+  return text.replace(TEMP_PATH, '<tmp>').replace(UUID, '<id>').replace(TIMESTAMP, '<time>').replace(HEX_ID, '<id>')
+    .replace(ALNUM_RUN, (run) => (randomLooking(run) ? '<id>' : run))
+    
+    .replace(PATH_OR_NUMBER, (match, path: string | undefined) => path ?? '#').replace(FLAG, '$1<flag>').replace(SPACE, '')
 }
 
 /**
- * A tool result with what changes between two runs of the same command masked: ids, timestamps,
- * durations, long numbers. Counts and percentages stay, so a poll whose progress moves is a change.
+ * A tool result with what changes between two runs of the same command masked: temp paths, ids,
+ * addresses, timestamps, durations, long numbers. Counts and percentages stay, so a poll whose
+ * progress moves is a change.
  */
 function maskResult(text: string): string {
-  return text.replace(UUID, '<id>').replace(TIMESTAMP, '<time>').replace(HEX_ID, '<id>')
+  return text.replace(TEMP_PATH, '<tmp>').replace(UUID, '<id>').replace(TIMESTAMP, '<time>').replace(HEX_ID, '<id>')
     .replace(DURATION, '<duration>').replace(LONG_NUMBER, '<n>')
 }
 
-// A tool saying its work is not over yet: a status field or a sentence, in English or Chinese.
-// A bare "pending" or "running" counts only as a field's value (after a tab, `|`, `:` or `=`): "3 pending"
-// in a test summary is not a job waiting.
-const STILL_RUNNING = /\b(?:in[ _-]progress|queued|still (?:running|pending|waiting|in progress|building|processing|working)|not (?:yet )?(?:finished|complete|completed|done|ready))\b|(?:^|[\t|:=])[ "']*(?:running|pending|queued|waiting|starting|building)\b|仍在运行|正在运行|运行中|进行中|排队中|等待中|尚未完成|还没有?完成/im
+// A tool saying its work is not over yet, in English or Chinese: a phrase ("still running", "in
+// progress", "queued", "the job is running", a line opening "Waiting for"), or a status field whose
+// whole value is running, pending, queued... (after a line start, a tab, `|`, `:`, `=`, a quote or a
+// column gap, and before the line's end, a tab, a quote, `,`, `}` or a column gap). A status word inside
+// a sentence is not a field: "running 3 tests" (cargo test), "Pending:" (RSpec's heading), "Error:
+// running the migration failed", "Starting a Gradle Daemon", "3 pending" in a test summary. A rebase
+// or merge "in progress" is the repository's state, not a job to wait for.
+const STILL_RUNNING = new RegExp([
+  String.raw`(?<!\b(?:rebase|merge|cherry-pick|revert|bisect|am) )\bin[ _-]progress\b`,
+  String.raw`\bqueued\b`,
+  String.raw`\bstill (?:running|pending|queued|waiting|in progress|building|processing|working|deploying)\b`,
+  String.raw`\b(?:job|build|run|workflow|pipeline|deploy(?:ment)?|rollout|task|check|export|import|operation)s? (?:is|are) (?:still )?(?:running|pending|queued|waiting|building|processing)\b`,
+  String.raw`\b(?:not|has not|hasn't) (?:yet )?(?:finished|complete|completed|done|ready)\b`,
+  String.raw`^[ \t]*waiting (?:for|on|until)\b`,
+  String.raw`(?:^|[\t|:=,{(\[]| {2})[ \t"']*(?:running|pending|queued|waiting|starting|building|scheduled|in_progress|inprogress)[ \t"']*(?=[.…]*$|[\t|,;})\]]| {2})`,
+  '仍在运行|正在运行|运行中|仍在进行|正在进行|进行中|正在排队|排队中|等待中|等待执行|等待运行|待处理|待执行|待运行|正在执行|执行中|正在构建|构建中|正在部署|部署中|正在处理|处理中|尚未完成|还没有?完成|还没结束|尚未结束',
+].join('|'), 'im')
+
+// A listing that hands back a cursor for its next page: the same call with the next cursor reads
+// new entries, even when they look alike once their ids and timestamps are masked.
+const NEXT_PAGE = /\bnext[_-]?(?:page[_-]?)?(?:cursor|token|marker)\b|\bnextPageToken\b|\bendCursor\b|\bhas[_-]?more\b|\bhasNextPage\b|\bcontinuation[_-]?token\b|rel="?next\b/i
 
 /**
  * The text of a tool result: a string as is; content blocks or messages by their `text` fields,
@@ -133,6 +171,10 @@ interface StepEntry {
   results?: number
   /** Whether those results said the work is still going on. */
   waiting?: boolean
+  /** Whether those results say nothing a repeat could be judged on: empty or blank ("" from `mkdir -p out/2`). */
+  blank?: boolean
+  /** Whether those results hand back a cursor for a next page. */
+  paged?: boolean
 }
 
 /**
@@ -161,14 +203,17 @@ export class StepJudge {
     const last = this.recent[this.recent.length - 1]
     if (step.previousResults !== undefined && last !== undefined && last.results === undefined) {
       const texts = step.previousResults.map(resultEdges)
-      last.results = hash(texts.map(maskResult).join('\u0000'))
+      const masked = texts.map(maskResult)
+      last.results = hash(masked.join('\u0000'))
       last.waiting = texts.some((text) => STILL_RUNNING.test(text))
+      last.blank = masked.every((text) => text.trim() === '')
+      last.paged = texts.some((text) => NEXT_PAGE.test(text))
     }
     const exact = stepSignature(step)
     if (exact === '') return undefined
     const { maxRepeatedSteps, maxAlternatingSteps, maxStepCycleLength } = this.config
     this.recent.push({ exact, masked: maskArguments(exact) })
-    const keep = Math.max(maxRepeatedSteps, maxAlternatingSteps, 2 * maxStepCycleLength)
+    const keep = Math.max(maxRepeatedSteps, maxAlternatingSteps, 2 * maxStepCycleLength) + maxStepCycleLength
     if (this.recent.length > keep) this.recent.splice(0, this.recent.length - keep)
     const verdict = (maxRepeatedSteps > 0 && this.stuck(1, maxRepeatedSteps) ? 'repeated-step' : undefined)
       ?? (maxAlternatingSteps > 0 ? this.cycle(maxAlternatingSteps, maxStepCycleLength) : undefined)
@@ -202,15 +247,25 @@ export class StepJudge {
     }
     const exact = cycleOf('exact')
     if (!exact && !cycleOf('masked')) return false
+    const key = exact ? 'exact' : 'masked'
+    const start = steps.length - span
+    const last = steps.length - 1
     // Results known for every step but the last (whose results come with the next step).
     const known = run.slice(0, -1).every((entry) => entry.results !== undefined)
-    for (let i = 0; i < span - 1; i++) {
-      const entry = run[i]
+    for (let j = start; j < last; j++) {
+      const entry = steps[j]
       if (entry.waiting) return false
-      const earlier = run[i - period]
-      if (i >= period && entry.results !== undefined && earlier.results !== undefined && entry.results !== earlier.results) return false
+      // Each step's results against its previous occurrence's. The step the last one repeats has no
+      // later results in the run, so it is held against its occurrence before the run, when there is
+      // one: in edit → test → read rounds, the test whose counts move shows only there.
+      const k = j - period
+      const earlier = k >= start || (k >= 0 && j + period >= last && steps[k][key] === entry[key]) ? steps[k] : undefined
+      if (earlier?.results !== undefined && entry.results !== undefined && earlier.results !== entry.results) return false
     }
-    // A masked repeat (arguments differ in numbers, ids or flags) needs the results to show nothing changed.
-    return exact || (known && span - 1 > period)
+    if (exact) return true
+    // A masked repeat (arguments differ in numbers, ids, flags or spacing) needs results that show
+    // nothing changed: known, the same, saying something (an empty result from `mkdir -p out/2` shows
+    // nothing), and not a listing handing back its next cursor.
+    return known && span - 1 > period && run.slice(0, -1).every((entry) => !entry.blank && !entry.paged)
   }
 }

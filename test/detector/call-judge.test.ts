@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CallJudge, DEFAULT_CONFIG } from '../../src/detector/index.ts'
 import { loadCorpus } from '../fixtures/detector/corpus.mjs'
@@ -127,5 +128,37 @@ describe('CallJudge', () => {
     const tail = new CallJudge()
     expect(calls.map((reasoning) => tail.observe({ reasoning: reasoning.slice(-window), reasoningLength: reasoning.length, hasOutput: true })))
       .toEqual(calls.map((reasoning) => whole.observe({ reasoning, hasOutput: true })))
+  })
+
+  it('treats a realistic recap of the plan followed by new reasoning as progress, and the recap alone as a stall, in English and Chinese', () => {
+    const sentences = (text: string) => text.split(/(?<=[.!?。！？])\s*/).filter(Boolean)
+    const shuffle = <T>(list: T[], seed: number) => {
+      const copy = [...list]
+      let state = seed + 1
+      for (let i = copy.length - 1; i > 0; i--) {
+        state = (state * 1103515245 + 12345) % 2147483648
+        const j = state % (i + 1)
+        ;[copy[i], copy[j]] = [copy[j]!, copy[i]!]
+      }
+      return copy
+    }
+    for (const language of ['en', 'zh'] as const) {
+      const gap = language === 'zh' ? '' : ' '
+      // The plan: a real agent's plan (prose-*.txt), its sentences in another order each call.
+      const prose = sentences(readFileSync(`test/fixtures/detector/prose-${language}.txt`, 'utf8'))
+      const plan = (n: number) => {
+        let text = ''
+        for (let round = 0; text.length < 2400; round++) text += shuffle(prose, 7 * n + round).join(gap) + gap
+        return text
+      }
+      // New work: running technical prose in the same language (the project's own docs), a different stretch each call.
+      const docs = ['detector', 'config', 'retry', 'tools'].map((name) => readFileSync(`docs/${name}${language === 'zh' ? '.zh' : ''}.md`, 'utf8')).join('\n')
+        .replace(/^[#|].*$/gm, '').replace(/`[^`]*`/g, '').replace(/\s+/g, gap)
+      const work = (n: number) => docs.slice(1500 * n, 1500 * n + 800)
+      const progress = new CallJudge()
+      for (let n = 0; n < 6; n++) expect(progress.observe({ reasoning: `${plan(n)}\n${work(n)}`, hasOutput: true }), `${language} call ${n}`).toBeUndefined()
+      const stalled = new CallJudge()
+      expect([0, 1, 2, 3].map((n) => stalled.observe({ reasoning: plan(n), hasOutput: true })), language).toEqual([undefined, undefined, undefined, 'repeated-material'])
+    }
   })
 })

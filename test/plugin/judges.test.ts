@@ -99,7 +99,11 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
   it('lets polls of a CI job that the tool reports as still running go on, and reports the same poll once its answer stays the same', async () => {
     for (const [label, answers, expected] of [
       ['running, then done', ['{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"in_progress"}', '{"status":"completed","conclusion":"success"}'], []],
+      ['zh: queued, then running', ['流水线 #8812：排队中', '流水线 #8812：排队中', '流水线 #8812：运行中（3/7 个任务完成）', '流水线 #8812：运行中（5/7 个任务完成）', '流水线 #8812：成功'], []],
+      ['a checks table with a pending build', Array(5).fill('build\tpending\t0\thttps://ci.example.com/8812\nlint\tpass\t12s\thttps://ci.example.com/8813'), []],
       ['failed every time', Array(5).fill('{"status":"completed","conclusion":"failure"}'), [{ turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' }]],
+      // cargo's "running 3 tests" is a test run's heading, not a job still running.
+      ['a test run failing the same way', Array(5).fill('running 3 tests\ntest a ... ok\ntest b ... FAILED\ntest result: FAILED. 2 passed; 1 failed'), [{ turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' }]],
     ] as const) {
       const ciStatus = ciStatusTool(answers)
       const script: Script = (_options, call) => call < 5
@@ -116,5 +120,69 @@ describe('cross-call and cross-step judges feed the same ladder', () => {
       expect(ciStatus.polls(), label).toBe(5)
       expect(eventsOf(agent, 'loop-breaker/stall'), label).toEqual(expected)
     }
+  })
+
+  it('reports the same failing edit retried with a reworded preface (English and Chinese), through a real edit tool that fails each time', async () => {
+    const prefaces = {
+      en: ['Let me fix the import.', 'The edit did not apply; trying again.', 'One more attempt with the exact text.', 'Retrying the edit.'],
+      zh: ['我来修复这个导入。', '刚才的修改没有生效，再试一次。', '用完全相同的文本再替换一次。', '重新编辑一次。'],
+    }
+    for (const language of ['en', 'zh'] as const) {
+      let edits = 0
+      const editFile = defineTool({
+        name: 'edit_file',
+        description: 'Replace old_string with new_string in a file.',
+        parameters: { path: { type: 'string', required: true }, old_string: { type: 'string', required: true }, new_string: { type: 'string', required: true } },
+        output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text' as const, text: value }] },
+        async execute(args: { path: string }) {
+          edits++
+          return `Error: old_string not found in ${args.path} (attempt at ${new Date(Date.UTC(2025, 4, 2, 8, 0, edits)).toISOString()})`
+        },
+      })
+      // The same edit each time, its old string respaced on the third try.
+      const script: Script = (_options, call) => call < 4
+        ? streamBlocks([
+          { type: 'text', deltas: [prefaces[language][call]!] },
+          { type: 'tool-call', id: `e${call}`, name: 'edit_file', deltas: [JSON.stringify({ path: 'src/index.ts', old_string: call === 2 ? "import {  parse } from './parse'" : "import { parse } from './parse'", new_string: "import { parse } from './parser.ts'" })] },
+        ])
+        : textAnswer('The file does not contain that import; reading it first.')
+      const host = await createGuardedHost(script)
+      hosts.push(host)
+      ;(host.ctx as any).tools.register(editFile)
+      const agent = host.createAgent()
+      await host.ask(agent, language === 'zh' ? '修复导入' : 'fix the import')
+      expect(eventsOf(agent, 'loop-breaker/stall'), language).toEqual([{ turn: 1, step: 3, judge: 'step', reason: 'repeated-step', level: 1, action: 'remind' }])
+    }
+  })
+
+  it('reports an edit → run tests → read the same error cycle, and lets tests after each real edit go on', async () => {
+    const outputs: Record<string, (args: any) => string> = {
+      edit_file: (args) => `Edited ${args.path}`,
+      run_tests: () => 'FAIL src/config.test.ts\nTypeError: Duration.seconds is not a function\nTests: 1 failed, 11 passed',
+      read_file: (args) => `contents of ${args.path}`,
+    }
+    const tools = Object.entries(outputs).map(([name, output]) => defineTool({
+      name,
+      description: name,
+      parameters: { path: { type: 'string', required: true } },
+      output: { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text' as const, text: value }] },
+      async execute(args: any) { return output(args) },
+    }))
+    const run = async (steps: Array<{ name: string, args: object }>) => {
+      const script: Script = (_options, call) => call < steps.length
+        ? streamBlocks([{ type: 'tool-call', id: `c${call}`, name: steps[call]!.name, deltas: [JSON.stringify(steps[call]!.args)] }])
+        : textAnswer('Done.')
+      const host = await createGuardedHost(script)
+      hosts.push(host)
+      for (const tool of tools) (host.ctx as any).tools.register(tool)
+      const agent = host.createAgent()
+      await host.ask(agent, 'make the config tests pass')
+      return eventsOf(agent, 'loop-breaker/stall')
+    }
+    const cycle = [{ name: 'edit_file', args: { path: 'src/config.ts' } }, { name: 'run_tests', args: { path: 'src/config.test.ts' } }, { name: 'read_file', args: { path: 'test-results/config.log' } }]
+    expect(await run([...cycle, ...cycle, ...cycle])).toEqual([{ turn: 1, step: 6, judge: 'step', reason: 'step-cycle', level: 1, action: 'remind' }])
+    // A different file edited each round, the tests run after each: a workflow.
+    const rounds = ['src/a.ts', 'src/b.ts', 'src/c.ts', 'src/d.ts'].flatMap((path) => [{ name: 'edit_file', args: { path } }, { name: 'run_tests', args: { path: 'src/config.test.ts' } }])
+    expect(await run(rounds)).toEqual([])
   })
 })
