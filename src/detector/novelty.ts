@@ -43,7 +43,9 @@ export interface NoveltyThresholds {
   /** The recent stretch (chars) whose familiar share says whether the text is familiar now. */
   readonly windowChars: number
   readonly minCoverage: number
-  /** A lower share of the window, and the longer mostly-prose run that must hold it. */
+  /** Lower shares of the window, and the longer mostly-prose runs that must hold them. */
+  readonly middleMinCoverage: number
+  readonly middleMinSpan: number
   readonly weakMinCoverage: number
   readonly weakMinSpan: number
   /** Familiar share of a whole data-like run. */
@@ -101,11 +103,13 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private units = 0
   /** The unit after which the window begins. */
   private windowStart = 0
-  /** The familiar runs in progress: the window at `minCoverage` and at `weakMinCoverage`. */
+  /** The familiar runs in progress, one per level of evidence (the window's familiar share). */
   private readonly strong = new FamiliarRun()
+  private readonly middle = new FamiliarRun()
   private readonly weak = new FamiliarRun()
   private readonly data = new FamiliarRun()
   private readonly spans: Float64Array
+  private readonly middleSpans: Float64Array
   private readonly weakSpans: Float64Array
   private readonly dataSpans: Float64Array
 
@@ -113,6 +117,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // Per tier of the run (prose, slotted prose, data), the span each level of evidence needs: data
     // and quoted output are only judged at the data level, weaker evidence only in prose.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
+    this.middleSpans = Float64Array.of(thresholds.middleMinSpan, Infinity, Infinity)
     this.weakSpans = Float64Array.of(thresholds.weakMinSpan, Infinity, Infinity)
     this.dataSpans = Float64Array.of(Infinity, Infinity, thresholds.dataMinSpan)
   }
@@ -205,7 +210,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // A material that comes back every token or two is a list of the same item ("unknown, unknown",
     // "[] : [] : []", a table's filler): data, whatever its lines look like.
     const listLike = recurringChars > 0 && periodTokens < MIN_PROSE_PERIOD_TOKENS
+    ;(globalThis as any).__noveltyTrace?.({ end: unit.end, tier, cov: windowChars ? windowCredit / (2 * windowChars) : 0, period, listLike })
     return this.strong.follow(full && windowCredit >= 2 * thresholds.minCoverage * windowChars, this, from, at, unit.end, this.spans, periodSpan, listLike)
+      ?? this.middle.follow(full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars, this, from, at, unit.end, this.middleSpans, periodSpan, listLike)
       ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, from, at, unit.end, this.weakSpans, periodSpan, listLike)
       ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars, this, from, at, unit.end, this.dataSpans, periodSpan, listLike)
   }

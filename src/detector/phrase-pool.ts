@@ -23,8 +23,8 @@
 // vocabulary narrowing to a pool) is not vouched for: `loopStart` is then where the ratios begin to hold.
 //
 // In reasoning and visible text only prose units count: units that look like data or quoted tool
-// output (identical log lines, rows of a lookup table, code; units.ts) are left to the near-pool
-// rule's data thresholds and the exact rules' `dataMinSpan` (docs/detector.md#confidence). On the tool
+// output (identical log lines, rows of a lookup table, code; units.ts) are left to the novelty
+// rule's data level and the exact rules' `dataMinSpan` (docs/detector.md#confidence). On the tool
 // side, whose text is files, every unit counts, against the tool thresholds.
 
 import { FNV_PRIME } from './char-classes.ts'

@@ -150,55 +150,9 @@ export const DETECTOR_SETTINGS = {
     description: 'Average sightings per distinct unit in the tool-argument window before the phrase-pool rule trips.',
   },
 
-  // ── near pool: units equal once numbers, ids, hashes, timestamps and one word are masked ───────────
-  nearPoolMinRepeatedChars: {
-    default: 0, min: 0, max: 262144, integer: true,
-    description: 'Repeated mass (chars) of units equal up to masked numbers/ids/one word that trips the near-pool rule in reasoning/text; 0 turns it off for reasoning and text.',
-  },
-  nearPoolDataMinRepeatedChars: {
-    default: 32768, min: 0, max: 262144, integer: true,
-    description: 'Repeated mass (chars) the near-pool rule needs in reasoning/text when most of it looks like data or quoted tool output.',
-  },
-  toolNearPoolMinRepeatedChars: {
-    default: 0, min: 0, max: 262144, integer: true,
-    description: 'Repeated mass (chars) of near-equal units in tool arguments (files: all data) that trips the near-pool rule; 0 turns it off for tool arguments.',
-  },
-  nearPoolWindowChars: {
-    default: 65536, min: 64, max: 262144, integer: true,
-    description: 'Size (chars of normalised units) of the near-pool rule\'s window; pools of long sentences and restated passages must come back inside it.',
-  },
-  nearPoolWindowUnits: {
-    default: 256, min: 1, max: 4096, integer: true,
-    description: 'The near-pool window also reaches back at least this many units (lines or sentences).',
-  },
-  nearPoolMinStretchChars: {
-    default: 1024, min: 64, max: 262144, integer: true,
-    description: 'Shortest stretch (chars) the near-pool ratios are judged over (a stretch from the window\'s oldest unit is judged at any length).',
-  },
-  nearPoolMinCoverage: {
-    default: 0.7, min: 0, max: 1, integer: false,
-    description: 'Share of a stretch that must be near repetition of earlier units before the near-pool rule trips.',
-  },
-  nearPoolMinConcentration: {
-    default: 4, min: 0, max: 1000, integer: false,
-    description: 'Average sightings per distinct frame in the stretch before the near-pool rule trips.',
-  },
-  nearPoolDataMinCoverage: {
-    default: 0.9, min: 0, max: 1, integer: false,
-    description: 'Share of a stretch that must be near repetition when most of it looks like data or quoted tool output (and always on the tool side).',
-  },
-  nearPoolDataMinConcentration: {
-    default: 12, min: 0, max: 1000, integer: false,
-    description: 'Average sightings per distinct frame when most of the repetition looks like data or quoted tool output (and always on the tool side).',
-  },
-  nearMaxChangedSlots: {
-    default: 2, min: 0, max: 32, integer: true,
-    description: 'Masked values (numbers, ids) that may change between two prose units of one frame (data-like units: 1).',
-  },
-
   // ── novelty: the recent text is made of grams already seen twice (novelty.ts) ───────────────────
   noveltyMinSpan: {
-    default: 768, min: 0, max: 262144, integer: true,
+    default: 896, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a mostly-prose reasoning/text stretch made of familiar word grams (seen twice before, with numbers and ids masked) that trips the novelty rule; 0 turns it off for reasoning and text.',
   },
   noveltySlottedMinSpan: {
@@ -218,15 +172,23 @@ export const DETECTOR_SETTINGS = {
     description: 'The recent stretch (chars) whose share of familiar grams says whether the text is familiar now; a familiar run lasts while it is.',
   },
   noveltyMinCoverage: {
-    default: 0.7, min: 0, max: 1, integer: false,
+    default: 0.95, min: 0, max: 1, integer: false,
     description: 'Share of the window\'s word chars that must be in familiar grams (a gram seen once counts half).',
+  },
+  noveltyMiddleMinCoverage: {
+    default: 0.7, min: 0, max: 1, integer: false,
+    description: 'A lower share of familiar word chars in the window that trips the novelty rule when it holds over a mostly-prose run of noveltyMiddleMinSpan (a frame whose one word changes).',
+  },
+  noveltyMiddleMinSpan: {
+    default: 1408, min: 16, max: 262144, integer: true,
+    description: 'Length (chars) of the mostly-prose run that must hold noveltyMiddleMinCoverage.',
   },
   noveltyWeakMinCoverage: {
     default: 0.6, min: 0, max: 1, integer: false,
     description: 'A lower share of familiar word chars in the window that also trips the novelty rule when it holds over a mostly-prose run of noveltyWeakMinSpan.',
   },
   noveltyWeakMinSpan: {
-    default: 1280, min: 16, max: 262144, integer: true,
+    default: 2048, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
   },
   noveltyDataMinCoverage: {
@@ -355,7 +317,7 @@ export const DETECTOR_SETTINGS = {
   },
 } as const satisfies Record<string, DetectorSetting>
 
-/** The name of one detector threshold (`reasoningCycleMinSpan`, `nearPoolMinRepeatedChars`, ...). */
+/** The name of one detector threshold (`reasoningCycleMinSpan`, `noveltyMinSpan`, ...). */
 export type DetectorSettingName = keyof typeof DETECTOR_SETTINGS
 /** A complete detector config: a value for every threshold. */
 export type DetectorConfig = { readonly [K in DetectorSettingName]: number }
@@ -409,9 +371,7 @@ export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): Detect
     failSetting('reasoningPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.reasoningPoolMinRepeatedChars)
   if (resolved.textPoolMinRepeatedChars > resolved.poolWindowChars)
     failSetting('textPoolMinRepeatedChars', `0 or at most poolWindowChars (${resolved.poolWindowChars})`, resolved.textPoolMinRepeatedChars)
-  for (const name of ['nearPoolMinRepeatedChars', 'nearPoolDataMinRepeatedChars', 'toolNearPoolMinRepeatedChars'] as const) {
-    if (resolved[name] > resolved.nearPoolWindowChars) failSetting(name, `0 or at most nearPoolWindowChars (${resolved.nearPoolWindowChars})`, resolved[name])
-  }
+
   if (resolved.toolPoolMinRepeatedChars > resolved.toolPoolWindowChars)
     failSetting('toolPoolMinRepeatedChars', `0 or at most toolPoolWindowChars (${resolved.toolPoolWindowChars})`, resolved.toolPoolMinRepeatedChars)
   for (const name of ['tokenPeriodMinRepeats', 'toolTokenPeriodMinRepeats', 'maxIdenticalChunks', 'toolMaxIdenticalChunks'] as const) {

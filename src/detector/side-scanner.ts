@@ -6,7 +6,7 @@
 // identical-chunks decides on the text alone, whatever the delta boundaries (split-invariance up to
 // the stride: the verdict is the same, and the push that reports it is the one that reaches the end
 // of the stride where the evidence completed). Memory is the ring and the rules' bounded state,
-// never the text itself. The token-period rule and the unit rules (phrase-pool, near-pool, through
+// never the text itself. The token-period rule and the unit rules (phrase-pool, novelty, through
 // units.ts) read the stride through one tokenizer, in text order, so the first evidence completed in
 // the text wins.
 
@@ -14,7 +14,6 @@ import { CycleRule } from './cycle.ts'
 import type { Finding } from './finding.ts'
 import { IdenticalChunksRule } from './identical-chunks.ts'
 import { JsonUnescaper } from './json-unescape.ts'
-import { NearPoolRule } from './near-pool.ts'
 import { NoveltyRule } from './novelty.ts'
 import { PhrasePoolRule } from './phrase-pool.ts'
 import type { DetectorConfig } from './settings.ts'
@@ -66,18 +65,6 @@ export class SideScanner {
       minConcentration: poolMinConcentration,
       dataMinConcentration: poolMinConcentration,
     }, tool)
-    const nearPool = new NearPoolRule({
-      minRepeatedChars: tool ? config.toolNearPoolMinRepeatedChars : config.nearPoolMinRepeatedChars,
-      dataMinRepeatedChars: tool ? config.toolNearPoolMinRepeatedChars : config.nearPoolDataMinRepeatedChars,
-      dataMinCoverage: config.nearPoolDataMinCoverage,
-      dataMinConcentration: config.nearPoolDataMinConcentration,
-      windowChars: config.nearPoolWindowChars,
-      windowUnits: config.nearPoolWindowUnits,
-      minStretchChars: config.nearPoolMinStretchChars,
-      minCoverage: config.nearPoolMinCoverage,
-      minConcentration: config.nearPoolMinConcentration,
-      maxChangedSlots: config.nearMaxChangedSlots,
-    })
     const tokenPeriod = new TokenPeriodRule({
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
       maxBlock: config.tokenPeriodMaxBlock,
@@ -90,13 +77,15 @@ export class SideScanner {
       dataMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyDataMinSpan,
       windowChars: config.noveltyWindowChars,
       minCoverage: config.noveltyMinCoverage,
+      middleMinCoverage: config.noveltyMiddleMinCoverage,
+      middleMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyMiddleMinSpan,
       weakMinCoverage: config.noveltyWeakMinCoverage,
       weakMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyWeakMinSpan,
       dataMinCoverage: config.noveltyDataMinCoverage,
       historyTokens: config.noveltyHistoryTokens,
       minPeriods: config.noveltyMinPeriods,
     })
-    this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, nearPool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
+    this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule({
       minChars: tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars,
       dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,

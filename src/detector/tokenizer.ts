@@ -3,8 +3,8 @@
 // own (the seed's tokenizer), and on the tool side through the JSON-string decoder. A token travels as
 // a 32-bit FNV hash with its offsets, so a line of any length costs O(1) per character and no text is
 // kept. Each token also carries a masked hash, in which every run of letters and digits that holds a
-// digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, and the
-// hash of those runs' values, so near-repetition can compare units with what changes masked.
+// digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, so the
+// novelty rule compares what changes masked.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import type { Finding } from './finding.ts'
@@ -25,12 +25,8 @@ export interface Token {
   spaced: boolean
   /** The hash with every letter-and-digit run that holds a digit replaced by one placeholder. */
   maskedHash: number
-  /** Hash of the masked runs' values (0 when there is none). */
-  slotHash: number
   /** How many runs were masked. */
   slots: number
-  /** The masked runs' value hashes, the first `MAX_SLOT_VALUES` (reused for the next token). */
-  slotValues: Int32Array
   /** Letters (not digits) in it, any script. */
   letters: number
   /** Its first character. */
@@ -51,7 +47,6 @@ export interface TokenReader {
 }
 
 const SLOT_PLACEHOLDER = 35 // '#'
-export const MAX_SLOT_VALUES = 32
 /** A uuid's shortest group. */
 const MIN_HEX_GROUP = 4
 
@@ -71,7 +66,6 @@ export class Tokenizer {
   private runHash = FNV_OFFSET
   private runLength = 0
   private runHasDigit = false
-  private slotHash = 0
   private slots = 0
   private letters = 0
   private ring: Uint16Array = new Uint16Array(1)
@@ -79,7 +73,7 @@ export class Tokenizer {
   private caseHash = FNV_OFFSET
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
-    maskedHash: 0, slotHash: 0, slots: 0, slotValues: new Int32Array(MAX_SLOT_VALUES), letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, lastCode: 0, leadingRepeats: 0,
+    maskedHash: 0, slots: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, lastCode: 0, leadingRepeats: 0,
   }
 
   /**
@@ -135,7 +129,6 @@ export class Tokenizer {
         const word = isWordChar(code)
         this.masked = cjkHash
         this.caseHash = cjkHash
-        this.slotHash = 0
         this.slots = 0
         this.letters = word ? 1 : 0
         const finding = this.emit(cjkHash, position, position + 1, word, code, spaced)
@@ -151,7 +144,6 @@ export class Tokenizer {
         masked = FNV_OFFSET
         caseHash = FNV_OFFSET
         letters = 0
-        this.slotHash = 0
         this.slots = 0
       }
       const lower = lowerAscii(code)
@@ -201,8 +193,6 @@ export class Tokenizer {
    */
   private endRun(masked: number, runHash: number, runHasDigit: boolean, runEnd: number, runLength: number): number {
     if (!runHasDigit && !(this.slots > 0 && runLength >= MIN_HEX_GROUP && this.isHex(runEnd - runLength, runEnd))) return Math.imul(masked ^ runHash, FNV_PRIME)
-    this.slotHash = Math.imul((this.slotHash || FNV_OFFSET) ^ runHash, FNV_PRIME)
-    if (this.slots < MAX_SLOT_VALUES) this.current.slotValues[this.slots] = runHash
     this.slots++
     return Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
   }
@@ -229,7 +219,6 @@ export class Tokenizer {
     while (leadingRepeats < 3 && start + leadingRepeats < end && end - start <= this.mask && ring[(start + leadingRepeats) & this.mask] === first) leadingRepeats++
     token.maskedHash = this.masked
     token.caseHash = this.caseHash
-    token.slotHash = this.slotHash
     token.slots = this.slots
     token.letters = this.letters
     token.firstCode = first

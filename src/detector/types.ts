@@ -4,7 +4,7 @@
 export type Side = 'reasoning' | 'text' | 'tool'
 
 /** The in-call rules; tool-side trips carry the same names with `side: 'tool'`. */
-export type RuleName = 'cycle' | 'phrase-pool' | 'near-pool' | 'novelty' | 'symbol-run' | 'identical-chunks' | 'token-period'
+export type RuleName = 'cycle' | 'phrase-pool' | 'novelty' | 'symbol-run' | 'identical-chunks' | 'token-period'
 
 /** The first rule that fired in one call. */
 export interface Trip {
@@ -14,17 +14,17 @@ export interface Trip {
   readonly at: number
   /**
    * How much text is actual repetition, not the call's length: for cycle, token-period and
-   * identical-chunks the stretch from `loopStart` to where the rule verified it; for phrase-pool and
-   * near-pool the repeated units' mass from `loopStart` on (Σ (sightings − 1) × length); for symbol-run
-   * the run's length.
+   * identical-chunks the stretch from `loopStart` to where the rule verified it; for phrase-pool the
+   * repeated units' mass from `loopStart` on (Σ (sightings − 1) × length); for novelty the familiar
+   * run's length; for symbol-run the run's length.
    */
   readonly repeatedChars: number
   /**
    * UTF-16 offset in that side's text where the repeated stretch begins, within one period of where
    * the loop began. For cycle, token-period and identical-chunks one copy of the repeated material
    * stays before it, so `text.slice(0, loopStart)` still shows what the model kept saying; for
-   * phrase-pool and near-pool (a vocabulary, not one copy) it is the pool's first unit; for symbol-run
-   * the run's first character.
+   * phrase-pool (a vocabulary, not one copy) it is the pool's first unit; for novelty where the
+   * familiar run began (its material was seen twice before it); for symbol-run the run's first character.
    */
   readonly loopStart: number
 }

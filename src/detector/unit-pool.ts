@@ -1,5 +1,5 @@
-// The window and the verdict shared by the pool rules (phrase-pool.ts: units equal verbatim;
-// near-pool.ts: units equal once what changes is masked). A rule gives each unit a key; the pool keeps
+// The window and the verdict of the phrase-pool rule (phrase-pool.ts: units equal verbatim), apart
+// from the rule that keys its units. The rule gives each unit a key; the pool keeps
 // a recent window of units: at least `windowChars` normalised chars and at least `windowUnits` units,
 // whichever reaches further back. Memory is bounded by max(windowChars, windowUnits) units. Each time
 // a unit already in the window ends, the ratios are measured over every stretch from a unit of the

@@ -1,32 +1,32 @@
 // Units: the lines, and the sentences inside a line (ended by . ! ? before white space, or by 。！？),
-// that the pool rules compare. A unit is built from the tokenizer's tokens (tokenizer.ts), so its
-// text is normalised (white space collapsed, ASCII lower-cased) and never kept: it travels as hashes.
-// Each unit carries what the rules need to judge it:
+// that the unit rules read (phrase-pool.ts compares them, novelty.ts judges its runs by them). A unit
+// is built from the tokenizer's tokens (tokenizer.ts), so its text is normalised (white space
+// collapsed, ASCII lower-cased) and never kept: it travels as hashes. A line with no sentence end is
+// cut every `MAX_UNIT_CHARS` chars. Each unit carries what the rules need to judge it:
 //   - `key`: the hash of its normalised text (exact repetition, phrase-pool.ts), case-sensitive for data;
-//   - `maskedKey`, `tokens` and `tokenSlots`: the same with every number / id / hash / timestamp
-//     masked, token by token, and the masked values per token (near repetition, near-pool.ts);
 //   - `dataLike`: the unit looks like data or quoted tool output rather than prose (data-like.ts):
-//     inside a fenced code block, on the tool side (files), three or more tokens holding numbers or
-//     ids and making a quarter of its tokens or more, mostly
-//     non-letters, a line that opens with a symbol, a log or stack-frame word (`INFO`, `at`, ...) or
-//     indentation, or ends like code. Such text repeats legitimately (quoted logs, data rows, tables),
-//     so the rules ask it for more evidence (see docs/detector.md#confidence); its key is also
-//     case-sensitive, so a test matrix whose rows differ only in letter case is not a repeat.
+//     inside a fenced code block or a block comment, on the tool side (files), three or more tokens
+//     holding numbers or ids and making a quarter of its tokens or more (`slottedProse` when that is
+//     all: a retry line), its words mostly non-letters, a quarter of its tokens symbols alone, a
+//     backslash escape, a line that opens with a symbol, a timestamp or a file:line locator, a log or
+//     stack-frame word (`INFO`, `at`, ...) or indentation, or ends like code. Such text repeats
+//     legitimately (quoted logs, data rows, tables), so the rules ask it for more evidence (see
+//     docs/detector.md#confidence); its key is also case-sensitive, so a test matrix whose rows differ
+//     only in letter case is not a repeat.
 
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import { endsLikeCode, opensLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
-/** Tokens kept per unit for slot-by-slot comparison; a longer unit compares on its first ones. */
-export const UNIT_TOKENS = 32
 /**
- * A unit ends after this many tokens even without a sentence end or a line break, so text that has
- * neither (a chat template leaking turn after turn, a wall of words) is still judged unit by unit.
+ * A unit ends once this long (normalised chars) even without a sentence end or a line break, so text
+ * that has neither (a chat template leaking turn after turn, compact JSON, a wall of words) is still
+ * judged unit by unit; a sentence is shorter (a Chinese one too: every character is a token).
  */
-const MAX_UNIT_TOKENS = 64
+const MAX_UNIT_CHARS = 320
 
-/** One unit, as handed to the rules: the object and its arrays are reused for the next unit, so a rule copies what it keeps. */
+/** One unit, as handed to the rules: the object is reused for the next unit, so a rule copies what it keeps. */
 export interface Unit {
   /** Offset of its first character in the side's text. */
   start: number
@@ -35,18 +35,6 @@ export interface Unit {
   /** Normalised length (chars, single spaces). */
   length: number
   key: number
-  maskedKey: number
-  tokenCount: number
-  /** Masked token hashes, the first min(tokenCount, `UNIT_TOKENS`). */
-  tokens: Int32Array
-  /** Per kept token, 1 when it is a plain word (letters, and at most one other char such as a comma). */
-  tokenPlain: Uint8Array
-  /** Per kept token, the hash of its masked values (0: nothing masked). */
-  tokenSlots: Int32Array
-  /** Runs masked in the whole unit. */
-  slots: number
-  /** Their values, the first `UNIT_TOKENS`. */
-  slotValues: Int32Array
   /** At least 2 chars and a letter or digit: syntax such as `}` or `|---|` is not a phrase. */
   counted: boolean
   dataLike: boolean
@@ -99,16 +87,13 @@ const LOG_OPENERS = new Set(['at', 'INFO', 'WARN', 'WARNING', 'ERROR', 'DEBUG', 
 export class UnitReader implements TokenReader {
   private hash = FNV_OFFSET
   private caseHash = FNV_OFFSET
-  private masked = FNV_OFFSET
   private length = 0
   private hasWordChar = false
   private start = 0
   private tokenCount = 0
   private readonly unit: Unit = {
-    start: 0, end: 0, length: 0, key: 0, maskedKey: 0, tokenCount: 0,
-    tokens: new Int32Array(UNIT_TOKENS), tokenPlain: new Uint8Array(UNIT_TOKENS), tokenSlots: new Int32Array(UNIT_TOKENS), slots: 0, slotValues: new Int32Array(UNIT_TOKENS), counted: false, dataLike: false, slottedProse: false, shapedLikeData: false,
+    start: 0, end: 0, length: 0, key: 0, counted: false, dataLike: false, slottedProse: false, shapedLikeData: false,
   }
-  private slots = 0
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
   private letters = 0
@@ -129,13 +114,15 @@ export class UnitReader implements TokenReader {
   private escaped = false
   /** The current line opens with white space (code, nested data). */
   private lineIndented = false
-  /** The unit being read began where a long one was cut (`MAX_UNIT_TOKENS`), not at a line or sentence start. */
+  /** The unit being read began where a long one was cut (`MAX_UNIT_CHARS`), not at a line or sentence start. */
   private afterCut = false
+  /** The unit being read began at a cut. */
+  private cutPiece = false
   /** Whether the current line's first unit opened like data. */
   private lineOpensLikeData = false
 
   /** `allData`: every unit is data (the tool side, whose text is files). */
-  constructor(private first: UnitRule, private second: UnitRule, private third: UnitRule, private allData: boolean) {}
+  constructor(private first: UnitRule, private second: UnitRule, private allData: boolean) {}
 
   token(token: Token): Finding | undefined {
     const opensLine = this.lineStart
@@ -162,20 +149,19 @@ export class UnitReader implements TokenReader {
       // A first token of two numbers or more is a timestamp, a file:line:col locator, a version or an
       // address: a log line, a compiler message, a stack frame.
       const locator = token.slots >= 2
-      // A piece cut from a long line (`MAX_UNIT_TOKENS`) opens as the line did: compact JSON, a path's data.
+      // A piece cut from a long line (`MAX_UNIT_CHARS`) opens as the line did: compact JSON, a path's data.
       this.opensLikeLog = this.afterCut ? this.lineOpensLikeData
         : !template && !numbered && opensLikeData(code) || locator || LOG_OPENERS.has(token.caseHash)
       if (opensLine) this.lineOpensLikeData = this.opensLikeLog
+      this.cutPiece = this.afterCut
       this.afterCut = false
     } else if (token.spaced) {
       this.hash = Math.imul(this.hash ^ SPACE, FNV_PRIME)
       this.caseHash = Math.imul(this.caseHash ^ SPACE, FNV_PRIME)
-      this.masked = Math.imul(this.masked ^ SPACE, FNV_PRIME)
       this.length++
     }
     this.hash = Math.imul(this.hash ^ token.hash, FNV_PRIME)
     this.caseHash = Math.imul(this.caseHash ^ token.caseHash, FNV_PRIME)
-    this.masked = Math.imul(this.masked ^ token.maskedHash, FNV_PRIME)
     const chars = token.end - token.start
     this.length += chars
     // The letter share is read on the words: a token holding a number or an id (hex, a uuid, a
@@ -184,21 +170,13 @@ export class UnitReader implements TokenReader {
       this.nonSpace += chars
       this.letters += token.letters
     }
-    const values = this.unit.slotValues
-    for (let i = 0; i < token.slots && this.slots + i < UNIT_TOKENS; i++) values[this.slots + i] = token.slotValues[i]
-    this.slots += token.slots
     if (token.slots > 0) this.slottedTokens++
     else if (token.letters === 0 && token.firstCode < 128) this.symbolTokens++
-    if (this.tokenCount < UNIT_TOKENS) {
-      this.unit.tokens[this.tokenCount] = token.maskedHash
-      this.unit.tokenSlots[this.tokenCount] = token.slotHash
-      this.unit.tokenPlain[this.tokenCount] = token.letters > 0 && token.letters >= chars - 1 ? 1 : 0
-    }
     this.tokenCount++
     if (token.hasWordChar) this.hasWordChar = true
     this.lastCode = token.lastCode === GREATER_THAN && isTemplateBar(token.beforeLastCode) ? 0 : token.lastCode
     if (token.endsSentence) return this.endUnit(token.end)
-    if (this.tokenCount < MAX_UNIT_TOKENS) return undefined
+    if (this.length < MAX_UNIT_CHARS) return undefined
     // Cut where no sentence ends: neither edge of the piece says what the text is like.
     const finding = this.endUnit(token.end, true)
     this.afterCut = true
@@ -213,7 +191,8 @@ export class UnitReader implements TokenReader {
   private endUnit(end: number, cut = false): Finding | undefined {
     const length = this.length
     if (length === 0) return undefined
-    const counted = length >= 2 && this.hasWordChar
+    // A piece of a cut line is no phrase: a run of laughter cut every 320 chars gives identical pieces.
+    const counted = length >= 2 && this.hasWordChar && !cut && !this.cutPiece
     const shaped = this.inFence || this.lineOpensFence || this.lineIndented || this.lineInComment || this.escaped
       || this.nonSpace >= MIN_CHARS_FOR_LETTER_SHARE && this.letters * 2 < this.nonSpace || this.opensLikeLog || !cut && endsLikeCode(this.lastCode)
       || this.symbolTokens >= 3 && this.symbolTokens * 4 >= this.tokenCount
@@ -224,25 +203,20 @@ export class UnitReader implements TokenReader {
     unit.end = end
     unit.length = length
     unit.key = dataLike ? this.caseHash : this.hash
-    unit.maskedKey = this.masked
-    unit.tokenCount = this.tokenCount
-    unit.slots = this.slots
     unit.counted = counted
     unit.dataLike = dataLike
     unit.slottedProse = slotted && !shaped
     unit.shapedLikeData = shaped || slotted
     this.hash = FNV_OFFSET
     this.caseHash = FNV_OFFSET
-    this.masked = FNV_OFFSET
     this.length = 0
     this.hasWordChar = false
     this.tokenCount = 0
-    this.slots = 0
     this.slottedTokens = 0
     this.letters = 0
     this.symbolTokens = 0
     this.escaped = false
     this.nonSpace = 0
-    return this.first.unit(unit) ?? this.second.unit(unit) ?? this.third.unit(unit)
+    return this.first.unit(unit) ?? this.second.unit(unit)
   }
 }

@@ -59,7 +59,6 @@ const RULE: Record<Locale, Record<RuleName, string>> = {
   en: {
     cycle: 'the same passage repeated back to back',
     'phrase-pool': 'a few sentences reshuffled over and over',
-    'near-pool': 'the same sentences or lines again and again with only a number, an id or one word changed',
     novelty: 'text that keeps saying what it already said, only reworded, renumbered or reshuffled',
     'symbol-run': 'one symbol or character repeated without end',
     'identical-chunks': 'identical pieces streamed again and again',
@@ -68,7 +67,6 @@ const RULE: Record<Locale, Record<RuleName, string>> = {
   zh: {
     cycle: '同一段内容首尾相接地反复出现',
     'phrase-pool': '少数几句话被反复打乱重组',
-    'near-pool': '同样的句子或行反复出现，只有数字、编号或一个词在变',
     novelty: '反复说已经说过的内容，只是换了措辞、编号或顺序',
     'symbol-run': '同一个符号或字符无休止地重复',
     'identical-chunks': '完全相同的片段被一再输出',

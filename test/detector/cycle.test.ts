@@ -93,7 +93,7 @@ describe('cycle', () => {
   })
 
   it('follows a period that looks like data (identical table rows, code lines) until dataMinSpan', () => {
-    const only = { tokenPeriodMinRepeats: 0, nearPoolMinRepeatedChars: 0 }
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
     for (const row of ['| GPIO | input | up | high |\n', '  { 0, HANDLER_DEFAULT, FLAG_NONE },\n', 'INSERT INTO seen (id) VALUES (1);\n']) {
       expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), 'text', { config: only }), row).toBeUndefined()
       const trip = feed(row.repeat(2 * Math.ceil(DEFAULT_CONFIG.dataMinSpan / row.length)), 'text', { config: only })
@@ -107,14 +107,14 @@ describe('cycle', () => {
 
   it('is switched off by a max period of 0', () => {
     const loop = periodic(100, 5000, PROSE_EN, 300)
-    const trip = feed(loop, 'reasoning', { config: { reasoningCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 } })
+    const trip = feed(loop, 'reasoning', { config: { reasoningCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 } })
     expect(trip).toBeUndefined()
     expect(feed(loop, 'text', { config: { reasoningCycleMaxPeriod: 0 } })?.rule).toBe('cycle')
   })
 
   it('misses a period above the cap, so the cap must stay above real periods', () => {
     const loop = periodic(600, 12_000, PROSE_EN, 0)
-    const only = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 }
+    const only = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
     expect(feed(loop, 'reasoning', { config: { ...only, reasoningCycleMaxPeriod: 512 } })).toBeUndefined()
     expect(feed(loop, 'reasoning', { config: only })?.rule).toBe('cycle')
   })

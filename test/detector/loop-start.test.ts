@@ -9,7 +9,7 @@ import { feedAfter } from './feed.ts'
 const PREFIX_CHARS = 20_000
 const sides: Side[] = ['reasoning', 'text']
 // A short period is also a token block repeated: the token-period rule may claim it first.
-const cycleOnly = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 }
+const cycleOnly = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
 
 describe('loopStart after a 20,000-char productive prefix', () => {
   for (const language of ['en', 'zh'] as const) {
@@ -28,7 +28,7 @@ describe('loopStart after a 20,000-char productive prefix', () => {
       it(`token-period (${language}, ${side}): within one block of the loop's start, with drifting spacing and case`, () => {
         const phrase = language === 'zh' ? '我再 检查 一下 这个 文件。' : 'let me check the file again.'
         const loop = drifting(phrase, 40)
-        const { trip } = feedAfter(prefix, loop, side, { config: { reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 } })
+        const { trip } = feedAfter(prefix, loop, side, { config: { reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 } })
         expect(trip?.rule).toBe('token-period')
         const block = loop.length / 40
         expect(trip!.loopStart - prefix.length).toBeGreaterThanOrEqual(0)
@@ -38,7 +38,7 @@ describe('loopStart after a 20,000-char productive prefix', () => {
       it(`phrase-pool (${language}, ${side}): the pool's first unit`, () => {
         for (const length of [8, 52]) {
           const { trip } = feedAfter(prefix, drawnPool(sentencePool(5, length, language), '\n', 8000), side,
-            { config: { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, nearPoolMinRepeatedChars: 0 } })
+            { config: { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 } })
           expect(trip?.rule).toBe('phrase-pool')
           expect(trip!.loopStart).toBe(prefix.length)
         }
@@ -63,7 +63,7 @@ describe('loopStart after a 20,000-char productive prefix', () => {
     const sentences = sentencePool(16, 52, 'en')
     const loose = drawnPool(sentences, '\n', 4000)
     const { trip } = feedAfter(prefix + loose, drawnPool(sentences.slice(0, 4), '\n', 8000), 'text',
-      { config: { textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, maxIdenticalChunks: 0, nearPoolMinRepeatedChars: 0 } })
+      { config: { textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, maxIdenticalChunks: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 } })
     expect(trip?.rule).toBe('phrase-pool')
     expect(trip!.loopStart).toBe(prefix.length + loose.length)
   })

@@ -5,7 +5,7 @@ import { phrasePoolLoop } from '../e2e/script.mjs'
 import { feedAfter } from './feed.ts'
 
 // Other rules stay out of the way, so the figures are the phrase-pool rule's own.
-const poolOnly = { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, maxIdenticalChunks: 0, nearPoolMinRepeatedChars: 0 }
+const poolOnly = { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, maxIdenticalChunks: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
 const MAX_DELTA = 16
 const { poolMinConcentration, poolWindowChars, poolWindowUnits, poolMinCoverage, cycleCheckStride } = DEFAULT_CONFIG
 

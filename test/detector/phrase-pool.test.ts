@@ -5,7 +5,7 @@ import { feed, feedAfter } from './feed.ts'
 // A long productive prefix first: the ratios look at a recent window, so it cannot dilute the pool.
 const longPrefix = (PROSE_EN + '\n').repeat(1) + PROSE_ZH + '\n' + PROSE_EN.split('. ').reverse().join('. ') + '\n'
 // Other rules stay out of the way, so each case shows what the phrase-pool rule does on its own.
-const poolOnly = { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, maxIdenticalChunks: 0, nearPoolMinRepeatedChars: 0 }
+const poolOnly = { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, maxIdenticalChunks: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
 
 describe('phrase pool', () => {
   it.each([
@@ -26,7 +26,7 @@ describe('phrase pool', () => {
 
   it('has no period for the cycle rule to find, so it is the rule that catches this shape', () => {
     const pool = reshuffled(SEED_POOL_EN, '\n', 40_000)
-    expect(feed(pool, 'reasoning', { config: { reasoningPoolMinRepeatedChars: 0, tokenPeriodMinRepeats: 0, nearPoolMinRepeatedChars: 0 } })).toBeUndefined()
+    expect(feed(pool, 'reasoning', { config: { reasoningPoolMinRepeatedChars: 0, tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 } })).toBeUndefined()
     expect(feed(pool, 'reasoning')?.rule).toBe('phrase-pool')
   })
 

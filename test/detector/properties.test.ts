@@ -38,7 +38,7 @@ const loopyText = fc.record({
 // (random strings are often mostly symbols) reaches the data paths of every rule.
 const configs = fc.constantFrom(
   { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0 },
-  { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0, dataMinSpan: 512, nearPoolDataMinRepeatedChars: 1024, toolNearPoolMinRepeatedChars: 1024, toolPoolMinRepeatedChars: 1024, symbolRunMinChars: 256, toolSymbolRunMinChars: 256 },
+  { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0, dataMinSpan: 512, noveltyDataMinSpan: 1024, toolNoveltyMinSpan: 1024, toolPoolMinRepeatedChars: 1024, symbolRunMinChars: 256, toolSymbolRunMinChars: 256 },
 )
 
 const deltaSizes = fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 })
@@ -62,7 +62,7 @@ describe('properties', () => {
     }), { numRuns: 300 })
     // The generator must exercise trips of the cycle and both pool rules, not only quiet text.
     expect(tripped).toBeGreaterThan(50)
-    for (const rule of ['cycle', 'phrase-pool', 'near-pool']) expect(rules, rule).toContain(rule)
+    for (const rule of ['cycle', 'phrase-pool', 'novelty']) expect(rules, rule).toContain(rule)
   })
 
   it('text without repetition never trips', () => {

@@ -6,7 +6,7 @@ import { feed, feedAfter } from './feed.ts'
 describe('token period', () => {
   it('cuts "let me check the file" said 20 times with drifting spacing and capitals (no exact period)', () => {
     const loop = drifting('let me check the file again.', 20)
-    expect(feed(loop, 'reasoning', { config: { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 } })).toBeUndefined()
+    expect(feed(loop, 'reasoning', { config: { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 } })).toBeUndefined()
     const { trip } = feedAfter(PROSE_EN, loop, 'reasoning')
     expect(trip?.rule).toBe('token-period')
     expect(trip!.loopStart).toBeGreaterThan(PROSE_EN.length)
@@ -33,7 +33,7 @@ describe('token period', () => {
   })
 
   it('follows a block that looks like data (a third of its tokens without a letter) until dataMinSpan', () => {
-    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0, maxIdenticalChunks: 0 }
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0, maxIdenticalChunks: 0 }
     const row = '| GPIO | input | up | high |\n'
     expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), 'text', { config: only })).toBeUndefined()
     const trip = feed(row.repeat(2 * Math.ceil(DEFAULT_CONFIG.dataMinSpan / row.length)), 'text', { config: only })
@@ -44,7 +44,7 @@ describe('token period', () => {
 
   it('is switched off by a repeat count of 0', () => {
     const loop = drifting('let me check the file again.', 40)
-    const others = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, nearPoolMinRepeatedChars: 0 }
+    const others = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
     expect(feed(loop, 'text', { config: others })?.rule).toBe('token-period')
     expect(feed(loop, 'text', { config: { ...others, tokenPeriodMinRepeats: 0 } })).toBeUndefined()
   })
