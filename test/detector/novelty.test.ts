@@ -1,0 +1,83 @@
+// The novelty rule on its own terms: what it cuts, at which level of evidence, and what it lets
+// through. The loop shapes at every delta size and side are test/detector/shape-sweep.test.ts's.
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
+import { counterLoop, longSentences, nounFrameLoop } from '../fixtures/detector/shapes.mjs'
+import { PROSE_EN, productiveProse } from '../fixtures/detector/loops.mjs'
+import { feed, feedFixed } from './feed.ts'
+
+const exactRulesOff = { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, toolCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, toolTokenPeriodMinRepeats: 0,
+  reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, toolPoolMinRepeatedChars: 0 }
+
+describe('novelty', () => {
+  it('cuts a sentence with a counter at its strongest level, where the run of familiar text began', () => {
+    const { text, onset } = counterLoop({ seed: 1, side: 'text', prefixChars: 4000, loopChars: 6000 })
+    for (const delta of [3, 16, 64]) {
+      const trip = feedFixed(text, 'text', delta, exactRulesOff)
+      expect(trip?.rule).toBe('novelty')
+      // Familiar once seen twice: the run begins on the third sentence, within a window of it.
+      expect(trip!.loopStart).toBeGreaterThanOrEqual(onset)
+      expect(trip!.loopStart).toBeLessThan(onset + 3 * 110 + DEFAULT_CONFIG.noveltyWindowChars)
+      expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyMinSpan)
+      // repeatedChars is the run's length where the rule verified it: a unit's end inside the last stride.
+      expect(trip!.loopStart + trip!.repeatedChars).toBeLessThanOrEqual(trip!.at)
+      expect(trip!.loopStart + trip!.repeatedChars).toBeGreaterThan(trip!.at - DEFAULT_CONFIG.cycleCheckStride - delta)
+    }
+  })
+
+  it('cuts a frame whose one word changes at the middle level, later than a counter', () => {
+    const counter = counterLoop({ seed: 1, side: 'text', prefixChars: 0, loopChars: 6000 })
+    const frame = nounFrameLoop({ seed: 1, side: 'text', prefixChars: 0, loopChars: 6000 })
+    const counterTrip = feed(counter.text, 'text', { config: exactRulesOff })!
+    const frameTrip = feed(frame.text, 'text', { config: exactRulesOff })!
+    expect(frameTrip.rule).toBe('novelty')
+    expect(frameTrip.at - frameTrip.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyMiddleMinSpan)
+    expect(frameTrip.at).toBeGreaterThan(counterTrip.at)
+  })
+
+  it('lets a passage quoted twice through (a gram seen once is no evidence), and up to four times with a header each', () => {
+    const passage = longSentences(12, 'en', 5, 80, 160).join(' ') + '\n'
+    const twice = `${productiveProse(2000, 'en', 3)}Before:\n${passage}After:\n${passage}${productiveProse(3000, 'en', 4)}`
+    expect(feed(twice, 'text', { config: exactRulesOff })).toBeUndefined()
+    // A licence file that bundles its dependencies' licences: the same text four times, each under a
+    // new name. The run must last noveltyMinPeriods times the distance back to the earlier copy; a
+    // fifth or sixth copy is cut.
+    const names = ['alpha-parser', 'beta-router', 'gamma-cache', 'delta-logger']
+    const bundle = names.map((name, i) => `${name} (${2019 + i}):\n\n${passage}`).join('\n')
+    for (const side of ['reasoning', 'text'] as const) expect(feed(bundle, side, { config: exactRulesOff }), side).toBeUndefined()
+  })
+
+  it('takes a gram of values alone (a table of numbers or code points) as no evidence', () => {
+    const table = Array.from({ length: 3000 }, (_, i) => `0x${(i * 7919 % 65536).toString(16).padStart(5, '0')}`).join(', ') + '\n'
+    for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(table, side), side).toBeUndefined()
+  })
+
+  it('asks text that looks like data for the data span: identical rows pass under it and are cut over it', () => {
+    const row = (n: number) => `| ${n} | check the config file | pending | bot |\n`
+    const rows = (count: number) => '| # | task | status | owner |\n|---|---|---|---|\n' + Array.from({ length: count }, (_, i) => row(i + 1)).join('')
+    expect(feed(rows(300), 'text')).toBeUndefined()
+    const trip = feed(rows(1000), 'text')
+    expect(trip?.rule).toBe('novelty')
+    expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyDataMinSpan)
+  })
+
+  it('judges prose written into a file as prose, with the tool side\'s span', () => {
+    const { text } = counterLoop({ seed: 2, side: 'tool', prefixChars: 1000, loopChars: 40_000 })
+    const trip = feed(text, 'tool', { config: exactRulesOff })
+    expect(trip?.rule).toBe('novelty')
+    expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.toolNoveltyMinSpan)
+  })
+
+  it('is switched off per side by its span set to 0', () => {
+    const { text } = counterLoop({ seed: 1, side: 'text', prefixChars: 0, loopChars: 8000 })
+    expect(feed(text, 'text', { config: { ...exactRulesOff, noveltyMinSpan: 0 } })).toBeUndefined()
+    expect(feed(text, 'reasoning', { config: { ...exactRulesOff, toolNoveltyMinSpan: 0 } })?.rule).toBe('novelty')
+    const tool = counterLoop({ seed: 1, side: 'tool', prefixChars: 0, loopChars: 40_000 }).text
+    expect(feed(tool, 'tool', { config: { ...exactRulesOff, toolNoveltyMinSpan: 0 } })).toBeUndefined()
+  })
+
+  it('never trips on the prose fixtures read back to back with new text between', () => {
+    const text = PROSE_EN + productiveProse(20_000, 'en', 9) + PROSE_EN
+    for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(text, side), side).toBeUndefined()
+  })
+})
