@@ -192,7 +192,7 @@ export const DETECTOR_SETTINGS = {
     description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
   },
   noveltyDataMinCoverage: {
-    default: 0.97, min: 0, max: 1, integer: false,
+    default: 0.98, min: 0, max: 1, integer: false,
     description: 'The same share over a whole run that looks like data or quoted tool output (and on the tool side).',
   },
   noveltyMinPeriods: {

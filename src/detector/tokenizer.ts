@@ -27,6 +27,8 @@ export interface Token {
   maskedHash: number
   /** How many runs were masked. */
   slots: number
+  /** Brackets, operators and statement ends in it: ( ) [ ] { } < > = ; & (not | : chat templates, tables) */
+  codeMarks: number
   /** Letters (not digits) in it, any script. */
   letters: number
   /** Its first character. */
@@ -34,6 +36,9 @@ export interface Token {
   /** The character after its first one and the one before its last, read from the text even across token edges. */
   secondCode: number
   beforeLastCode: number
+  /** The characters just before and just after it (white space, a CJK character, or what ended it). */
+  previousCode: number
+  nextCode: number
   /** Its last character. */
   lastCode: number
   /** How many times its first character opens it in a row, counted up to 3 ("```ts": 3). */
@@ -49,6 +54,11 @@ export interface TokenReader {
 const SLOT_PLACEHOLDER = 35 // '#'
 /** A uuid's shortest group. */
 const MIN_HEX_GROUP = 4
+
+function isCodeMark(code: number): boolean {
+  return code === 40 || code === 41 || code === 91 || code === 93 || code === 123 || code === 125 || code === 60 || code === 62
+    || code === 61 || code === 59 || code === 38
+}
 
 function endsSentence(code: number): boolean {
   return code === 46 || code === 33 || code === 63 || code === 0x3002 || code === 0xff01 || code === 0xff1f
@@ -67,13 +77,14 @@ export class Tokenizer {
   private runLength = 0
   private runHasDigit = false
   private slots = 0
+  private codeMarks = 0
   private letters = 0
   private ring: Uint16Array = new Uint16Array(1)
   private mask = 0
   private caseHash = FNV_OFFSET
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
-    maskedHash: 0, slots: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, lastCode: 0, leadingRepeats: 0,
+    maskedHash: 0, slots: 0, codeMarks: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0,
   }
 
   /**
@@ -130,6 +141,7 @@ export class Tokenizer {
         this.masked = cjkHash
         this.caseHash = cjkHash
         this.slots = 0
+        this.codeMarks = 0
         this.letters = word ? 1 : 0
         const finding = this.emit(cjkHash, position, position + 1, word, code, spaced)
         spaced = false
@@ -145,6 +157,7 @@ export class Tokenizer {
         caseHash = FNV_OFFSET
         letters = 0
         this.slots = 0
+        this.codeMarks = 0
       }
       const lower = lowerAscii(code)
       hash = Math.imul(hash ^ lower, FNV_PRIME)
@@ -163,6 +176,7 @@ export class Tokenizer {
           runHasDigit = false
         }
         masked = Math.imul(masked ^ code, FNV_PRIME)
+        if (isCodeMark(code)) this.codeMarks++
       }
       lastCode = code
     }
@@ -220,10 +234,13 @@ export class Tokenizer {
     token.maskedHash = this.masked
     token.caseHash = this.caseHash
     token.slots = this.slots
+    token.codeMarks = this.codeMarks
     token.letters = this.letters
     token.firstCode = first
     token.secondCode = ring[(start + 1) & this.mask]
     token.beforeLastCode = ring[(end - 2) & this.mask]
+    token.previousCode = ring[(start - 1) & this.mask]
+    token.nextCode = ring[end & this.mask]
     token.leadingRepeats = leadingRepeats
     token.hash = hash
     token.start = start

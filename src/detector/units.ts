@@ -7,9 +7,10 @@
 //   - `dataLike`: the unit looks like data or quoted tool output rather than prose (data-like.ts):
 //     inside a fenced code block or a block comment, on the tool side (files), three or more tokens
 //     holding numbers or ids and making a quarter of its tokens or more (`slottedProse` when that is
-//     all: a retry line), its words mostly non-letters, a quarter of its tokens symbols alone, a
-//     backslash escape, a line that opens with a symbol, a timestamp or a file:line locator, a log or
-//     stack-frame word (`INFO`, `at`, ...) or indentation, or ends like code. Such text repeats
+//     all: a retry line), its words mostly non-letters, a quarter of its tokens symbols alone, one
+//     char in 20 a bracket or an operator, a backslash escape or a token longer than any word, a
+//     line that opens with a symbol, a timestamp or a file:line locator, a log or stack-frame word
+//     (`INFO`, `at`, ...) or indentation, or ends like code. Such text repeats
 //     legitimately (quoted logs, data rows, tables), so the rules ask it for more evidence (see
 //     docs/detector.md#confidence); its key is also case-sensitive, so a test matrix whose rows differ
 //     only in letter case is not a repeat.
@@ -52,6 +53,13 @@ export interface UnitRule {
 }
 
 const SPACE = 32
+/** Longer than any word (URLs in prose stay under it). */
+const LONGEST_WORD = 100
+/**
+ * One char in 20 of a line's words a bracket, an operator or a statement end: code or a type (prose
+ * has a parenthesis now and then, under 3 %; a line of TypeScript types or CSS 6 % and more).
+ */
+const CODE_MARK_SHARE = 20
 const LESS_THAN = 60
 const SLASH = 47
 const STAR = 42
@@ -97,6 +105,8 @@ export class UnitReader implements TokenReader {
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
   private letters = 0
+  /** Brackets, operators and statement ends in its words (tokenizer.ts `codeMarks`). */
+  private codeMarks = 0
   /** Tokens of symbols alone (`|`, `=`, `=>`, `&&`): a line of them is code or a type, not a sentence. */
   private symbolTokens = 0
   private nonSpace = 0
@@ -169,7 +179,15 @@ export class UnitReader implements TokenReader {
     if (token.slots === 0) {
       this.nonSpace += chars
       this.letters += token.letters
+      this.codeMarks += token.codeMarks
+      // The angle brackets of a chat-template token are no code: `<|im_end|>`, `<｜User｜>`.
+      if (token.firstCode === GREATER_THAN && isTemplateBar(token.previousCode)) this.codeMarks--
+      if (token.lastCode === LESS_THAN && isTemplateBar(token.nextCode)) this.codeMarks--
+      if (token.firstCode === LESS_THAN && isTemplateBar(token.secondCode)) this.codeMarks--
+      if (token.lastCode === GREATER_THAN && isTemplateBar(token.beforeLastCode)) this.codeMarks--
     }
+    // No word is this long: a regex, a blob, minified code.
+    if (chars > LONGEST_WORD) this.escaped = true
     if (token.slots > 0) this.slottedTokens++
     else if (token.letters === 0 && token.firstCode < 128) this.symbolTokens++
     this.tokenCount++
@@ -196,6 +214,7 @@ export class UnitReader implements TokenReader {
     const shaped = this.inFence || this.lineOpensFence || this.lineIndented || this.lineInComment || this.escaped
       || this.nonSpace >= MIN_CHARS_FOR_LETTER_SHARE && this.letters * 2 < this.nonSpace || this.opensLikeLog || !cut && endsLikeCode(this.lastCode)
       || this.symbolTokens >= 3 && this.symbolTokens * 4 >= this.tokenCount
+      || this.codeMarks >= 4 && this.codeMarks * CODE_MARK_SHARE >= this.nonSpace
     const slotted = this.slottedTokens >= 3 && this.slottedTokens * 4 >= this.tokenCount
     const dataLike = this.allData || shaped || slotted
     const unit = this.unit
@@ -215,6 +234,7 @@ export class UnitReader implements TokenReader {
     this.slottedTokens = 0
     this.letters = 0
     this.symbolTokens = 0
+    this.codeMarks = 0
     this.escaped = false
     this.nonSpace = 0
     return this.first.unit(unit) ?? this.second.unit(unit)
