@@ -7,6 +7,7 @@ import type { Script } from '../support/host.ts'
 import { textAnswer } from '../support/host.ts'
 import { createGuardedHost, cyclingText, eventsOf, lastMessageText, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
 import { createContinuationNotice, lengthMarker } from '../../src/plugin/messages.ts'
+import { productiveProse } from '../fixtures/detector/loops.mjs'
 
 /** The rc.8 invariant companions that mount in the test host besides those the guarded host mounts (stream grammar, session, records). */
 const COMPANIONS: Array<[any]> = [[agentInvariant], [agentLoopInvariant]]
@@ -41,7 +42,9 @@ const WRITE_FILE = defineTool({
 function longAnswer(sections: number): string {
   const parts: string[] = []
   for (let i = 1; i <= sections; i++) {
-    parts.push(`## Step ${i}\nMove the setting number ${i * 7} from config/v${i}.yaml into the new schema, run check ${i * 13}, and note the ${i % 3 === 0 ? 'breaking' : 'compatible'} change for release ${2000 + i}.\n`)
+    // Every section says something new: one sentence template numbered section after section is the
+    // counter loop the in-call rules cut.
+    parts.push(`## Step ${i}\n${productiveProse(120, 'en', i)}\n`)
   }
   return parts.join('\n')
 }

@@ -5,26 +5,19 @@ import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
 import { createGuardedHost, eventsOf, lastMessageText, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
 import { READ_FILE } from '../support/read-steps.ts'
+import { productiveProse } from '../fixtures/detector/loops.mjs'
 
 const hosts: Array<{ dispose(): Promise<void> }> = []
 afterEach(async () => {
   for (const host of hosts.splice(0)) await host.dispose()
 })
 
-/** Long reasoning that never repeats itself inside one call (numbered, varied sentences). */
+/**
+ * Long reasoning that never repeats itself inside one call: productive prose, seeded (a numbered
+ * sentence template over a dozen words is a loop the in-call rules cut).
+ */
 function deliberation(seed: number, chars = 2600): string {
-  const words = ['parser', 'bracket', 'counter', 'token', 'scope', 'stack', 'buffer', 'offset', 'lexer', 'grammar', 'rule', 'node']
-  let state = seed
-  let text = ''
-  for (let sentence = 0; text.length < chars; sentence++) {
-    const picked: string[] = []
-    for (let i = 0; i < 9; i++) {
-      state = (state * 1103515245 + 12345) % 2147483648
-      picked.push(words[state % words.length]!)
-    }
-    text += `Thought ${seed}.${sentence}: maybe the ${picked.join(' ')} matters here. `
-  }
-  return text
+  return productiveProse(chars, 'en', seed)
 }
 
 /** One user turn of `script` in a guarded host that has the `read_file` tool. */

@@ -69,7 +69,7 @@ describe('parsePatchFile (DSH\'s patch dialect, read with js-yaml)', () => {
 describe('the loop-breaker row of patch files', () => {
   it('reads the package\'s own bundle patch (an insert list) with every setting at its default', async () => {
     const config = await readPatchConfig([join(root, 'cordis.patch.yml')])
-    expect(config).toMatchObject({ reasoningCycleMaxPeriod: 1024, escalate: 'cancel' })
+    expect(config).toMatchObject({ reasoningCycleMaxPeriod: 8192, escalate: 'cancel' })
   })
 
   it('finds rows by id or package name at any depth', () => {

@@ -3,13 +3,13 @@ import * as detector from '../../src/detector/index.ts'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
 import { SessionReplay } from '../../src/session/replay.ts'
 import type { SessionCall } from '../../src/session/types.ts'
+import { productiveProse } from '../fixtures/detector/loops.mjs'
 
 /** A finished call holding long, ever-new reasoning and no output: the reasoning-only stall shape. */
 function reasoningOnlyCall(turn: number): SessionCall {
-  let reasoning = ''
-  for (let i = 0; reasoning.length < DEFAULT_CONFIG.minReasoningChars + 500; i++) {
-    reasoning += `Turn ${turn} thought ${i}: weigh option ${(i * 7919 + turn * 104729) % 100003} against ${(i * 31 + turn) % 977}.\n`
-  }
+  // Long reasoning that says something new in every sentence (a numbered template of one sentence is
+  // the counter loop the in-call rules cut).
+  const reasoning = productiveProse(DEFAULT_CONFIG.minReasoningChars + 500, 'en', turn * 31)
   return {
     turn, step: 1, attempt: 1, deltas: [{ side: 'reasoning', text: reasoning }],
     reasoningChars: reasoning.length, textChars: 0, toolChars: 0, toolCalls: [], finish: { kind: 'stop' } as any, trimmed: undefined, notices: [],
