@@ -26,6 +26,8 @@ const GRAM = 8
 const BASE = 0x9e3779b1 | 0
 const TABLE_BITS = 12
 const TABLE_MASK = (1 << TABLE_BITS) - 1
+/** The longest period looked for at every check (the seed's loops: 89–409 chars). */
+const LONG_PERIOD = 1024
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
 const LINE_HEAD_CHARS = 256
 
@@ -53,6 +55,7 @@ export class CycleRule {
   private dataPeriod = 0
   private dataStart = 0
   private dataCheckedTo = 0
+  private checks = 0
 
   /** `ring` holds the side's recent characters (offset i at `i & mask`); see `CycleRule.ringSize`. */
   constructor(private readonly thresholds: CycleThresholds, private readonly ring: Uint16Array) {
@@ -97,8 +100,12 @@ export class CycleRule {
 
   /** Checks the text up to `length` (the side's length after the last `add`). */
   check(length: number): Finding | undefined {
-    const { maxPeriod, minSpan } = this.thresholds
-    if (maxPeriod === 0 || length < minSpan) return undefined
+    const { minSpan } = this.thresholds
+    if (this.thresholds.maxPeriod === 0 || length < minSpan) return undefined
+    // Periods above `LONG_PERIOD` are looked for at every fourth check only: the walk back through
+    // 8 K chars of candidates is most of a check's cost, and a long period's verdict, 2.5 periods in,
+    // loses at most three strides.
+    const maxPeriod = (this.checks++ & 3) === 0 ? this.thresholds.maxPeriod : Math.min(this.thresholds.maxPeriod, LONG_PERIOD)
     const ring = this.ring
     const mask = this.mask
     if (this.dataPeriod > 0) {
