@@ -122,6 +122,17 @@ describe('analyze-session human output', () => {
     expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-\s+-\n/)
   })
 
+  it('--sweep covers the near-repetition settings: a session recorded without the plugin, its steps looping without a verbatim unit', async () => {
+    const nearRepetition = `${fixtures}/near-repetition-uncut.rc8.jsonl.zstd`
+    const { code, stdout } = await analyze('--sweep', 'noveltyMinSpan=0,896', nearRepetition)
+    expect(code).toBe(0)
+    // The counter and the circling stall are novelty's; the 1,200-char period is cycle's, the run of
+    // one mark symbol-run's: turning novelty off leaves those two.
+    expect(stdout).toMatch(/1\.1 .*break\s+novelty\s+reasoning@/)
+    expect(stdout).toMatch(/1\.2 .*break\s+novelty\s+reasoning@/)
+    expect(stdout).toMatch(/Sweep of noveltyMinSpan over all inputs:\n\s+noveltyMinSpan\s+breaks\s+stalls\n\s+0\s+2\s+0\n\s+896\s+4\s+0/)
+  })
+
   it('--sweep counts breaks per value of one setting', async () => {
     const { code, stdout } = await analyze('--sweep', 'reasoningPoolMinRepeatedChars=0,512', loop, work)
     expect(code).toBe(0)
