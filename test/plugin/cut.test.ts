@@ -7,6 +7,7 @@ import {
   createGuardedHost, cyclingText, eventsOf, lastMessageText, phrasePoolReasoning, streamBlocks, toDeltas,
 } from '../support/loop-breaker.ts'
 import type { BlockScript } from '../support/loop-breaker.ts'
+import { counterLoop, latencyBound } from '../fixtures/detector/shapes.mjs'
 
 const hosts: Array<{ dispose(): Promise<void> }> = []
 afterEach(async () => {
@@ -95,6 +96,15 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     const deltas = ['Checking: ', ...Array(40).fill(0).flatMap(() => ['the ', 'cat ', 'sat ', 'on ', 'the ', 'mat. '])]
     const { agent } = await loopThenAnswer([{ type: 'reasoning', deltas }])
     expect(eventsOf(agent, 'loop-breaker/break')[0]).toMatchObject({ rule: 'token-period', side: 'reasoning' })
+  })
+
+  it('cuts a sentence that comes back with a new counter each time with the novelty rule, and tells the model what it kept doing', async () => {
+    const { text } = counterLoop({ seed: 1, side: 'reasoning', prefixChars: 800, loopChars: 12_000 })
+    const { host, agent } = await loopThenAnswer([{ type: 'reasoning', deltas: toDeltas(text) }])
+    const [cut] = eventsOf(agent, 'loop-breaker/break')
+    expect(cut).toMatchObject({ turn: 1, step: 1, rule: 'novelty', side: 'reasoning', action: 'remind' })
+    expect(cut.at).toBeLessThan(800 + latencyBound('counter', 'reasoning') + 64)
+    expect(lastMessageText(host.adapter.requests[1]!)).toContain('only reworded, renumbered or reshuffled')
   })
 
   it('closes a half-streamed tool call with unparsable arguments: it fails validation, never runs, the session goes on', async () => {
