@@ -151,30 +151,44 @@ export const DETECTOR_SETTINGS = {
   },
 
   // ── novelty: the recent text is made of grams already seen twice (novelty.ts) ───────────────────
+  // Levels of evidence: the more of the window is familiar, the shorter the run that must hold it.
+  // Calibration (dev/corpus-sweep.mjs, the false-trip corpus on reasoning and text): the longest prose
+  // run with 0.95 of its window familiar is ~720 chars (licence files bundling one licence several
+  // times, a changelog of dependency bumps); a sentence with a counter, a template token or a changing
+  // id is ~1.0 familiar from its third copy on, so 896 cuts it about 1,100-1,400 chars after onset.
   noveltyMinSpan: {
     default: 896, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a mostly-prose reasoning/text stretch made of familiar word grams (seen twice before, with numbers and ids masked) that trips the novelty rule; 0 turns it off for reasoning and text.',
   },
+  // Prose lines holding several changing values (a retry line: request id, time, status) are half-way to
+  // log lines, which are data: twice the prose span.
   noveltySlottedMinSpan: {
     default: 2048, min: 16, max: 262144, integer: true,
     description: 'The same, for a stretch made mostly of prose lines holding several changing values (request ids, times, statuses).',
   },
+  // Data repeats legitimately, so only length tells: the corpus holds data and code runs 0.97 familiar
+  // over 24.6 K (bulma's generated grid classes, babel's browser tables), a 256-row lookup table of
+  // identical rows spans 17.3 K (shapes.mjs); 32 K is past both (the old near-pool data mass).
   noveltyDataMinSpan: {
-    default: 24576, min: 16, max: 262144, integer: true,
+    default: 32768, min: 16, max: 262144, integer: true,
     description: 'The same, for a reasoning/text stretch that looks like data or quoted tool output (log lines, table rows, code).',
   },
   toolNoveltyMinSpan: {
-    default: 24576, min: 0, max: 262144, integer: true,
+    default: 32768, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a familiar stretch of tool arguments (files: all data) that trips the novelty rule; 0 turns it off for tool arguments.',
   },
+  // A run is a stretch whose every 512-char window is familiar: long enough that one novel sentence does
+  // not break a frame loop, short enough that the run begins within a window of the loop's onset.
   noveltyWindowChars: {
     default: 512, min: 16, max: 1024, integer: true,
     description: 'The recent stretch (chars) whose share of familiar grams says whether the text is familiar now; a familiar run lasts while it is.',
   },
   noveltyMinCoverage: {
     default: 0.95, min: 0, max: 1, integer: false,
-    description: 'Share of the window\'s word chars that must be in familiar grams (a gram seen once counts half).',
+    description: 'Share of the window\'s word chars that must be in familiar grams (a gram seen once counts half) for the strongest level, held over noveltyMinSpan.',
   },
+  // A frame whose one word changes keeps 0.75-0.85 of its grams familiar; the corpus's longest prose run
+  // at 0.7 is ~1,230 chars (the licence bundles again).
   noveltyMiddleMinCoverage: {
     default: 0.7, min: 0, max: 1, integer: false,
     description: 'A lower share of familiar word chars in the window that trips the novelty rule when it holds over a mostly-prose run of noveltyMiddleMinSpan (a frame whose one word changes).',
@@ -183,6 +197,8 @@ export const DETECTOR_SETTINGS = {
     default: 1408, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyMiddleMinCoverage.',
   },
+  // Paraphrase and a decision circled with the same openings and tails stay at 0.6-0.75 (their word
+  // combinations keep changing); the corpus's longest prose run at 0.6 is ~1,400 chars.
   noveltyWeakMinCoverage: {
     default: 0.6, min: 0, max: 1, integer: false,
     description: 'A lower share of familiar word chars in the window that also trips the novelty rule when it holds over a mostly-prose run of noveltyWeakMinSpan.',
@@ -191,14 +207,21 @@ export const DETECTOR_SETTINGS = {
     default: 2048, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
   },
+  // Generated JSON and CSS records keep 0.97 of their grams familiar for 24 K and more (their names and
+  // values change); a loop of rows that differ only in an index stays at 1.0.
   noveltyDataMinCoverage: {
     default: 0.98, min: 0, max: 1, integer: false,
-    description: 'The same share over a whole run that looks like data or quoted tool output (and on the tool side).',
+    description: 'Share of the window\'s word chars in familiar grams at the data level (text that looks like data or quoted tool output, and the tool side), held over noveltyDataMinSpan.',
   },
+  // A passage quoted a few times over is told from a loop by how many periods it lasts: a licence file
+  // that bundles the MIT licence five times (~1.4 K apart) passes at 3.5, and a passage quoted four
+  // times, each under its own header, passes (test/detector/novelty.test.ts).
   noveltyMinPeriods: {
     default: 3.5, min: 0, max: 64, integer: false,
     description: 'A familiar run must also last this many times the distance back to where its material was seen before (a long passage quoted a few times over is not a loop).',
   },
+  // A pool of 20 sentences of 300 chars comes round every ~1,200 English tokens (6,000 Chinese ones);
+  // twice that fits, and the gram table (32 K slots) holds it.
   noveltyHistoryTokens: {
     default: 16384, min: 64, max: 1048576, integer: true,
     description: 'How many tokens back a gram\'s earlier sightings count (a loop\'s period must fit twice).',
