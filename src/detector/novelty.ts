@@ -7,26 +7,36 @@
 // wordings recur, a decision circled with the same stems and tails, a pool of many long sentences, a
 // paragraph restated verbatim with a period of several thousand chars, A-B-A-B of long paragraphs,
 // the same function emitted again with a new name or number, data rows with an incrementing index.
-// Normal writing keeps bringing grams it has not used twice: the rule trips when the familiar share
-// of a recent stretch stays at `minCoverage` or more over `minSpan` chars.
+// Normal writing keeps bringing grams it has not used twice. Grams stay inside a unit (a line or a
+// sentence, units.ts): a pool reshuffles its sentences, so a gram across two of them would be new at
+// every new order. A gram of values alone (a table of numbers, code points, hashes) is no evidence.
 //
 // Seen twice, not once: a block quoted a second time (before/after, a recap) is made of grams seen
-// once; only a third sighting is evidence, and a gram seen once counts half. Confidence
-// (docs/detector.md#confidence): the stretch is judged by the units (lines and sentences, units.ts)
-// it is made of. When most of it is prose, `minSpan` applies; when most of it is prose lines holding
-// several changing values (a retry line with its request id, time and status), `slottedMinSpan`; when
-// most of it looks like data or quoted tool output (log lines, stack frames, table rows, code, and
-// everything on the tool side), `dataMinSpan` and `dataMinCoverage`: quoted logs, identical data
-// rows, generated declarations and configuration files are made of familiar grams too, and only their
-// length tells them from a loop.
+// once; only a third sighting is evidence, and a gram seen once counts half. A familiar run is a
+// stretch whose every recent window (`windowChars`) keeps a share of familiar grams; the stronger the
+// share, the shorter the run that trips (levels of evidence): `minCoverage` over `minSpan` (a counter,
+// a template token, a changing id: nearly every gram familiar), `middleMinCoverage` over
+// `middleMinSpan` (a frame whose one word changes), `weakMinCoverage` over `weakMinSpan` (paraphrase,
+// a decision circled). Confidence (docs/detector.md#confidence): a run is judged as what most of its
+// units are. Prose takes the levels above; prose lines holding several changing values (a retry line
+// with its request id, time and status) take `slottedMinSpan` at the strongest level; text that looks
+// like data or quoted tool output (log lines, stack frames, table rows, code, a list of one repeated
+// item) only the data level, `dataMinCoverage` over `dataMinSpan`: quoted logs, identical data rows,
+// generated declarations and configuration files are made of familiar grams too, and only their
+// length tells them from a loop. On the tool side every span is the tool side's (files repeat
+// legitimately), the units judged by their own shape, so prose written into a file loops as prose.
+// A run must also last `minPeriods` times the distance back to where its material was seen (the
+// harmonic mean of its grams' recurrence distances): a long passage quoted a few times over, each copy
+// under its own header, is not a loop.
 // Deliberately let through: text that keeps adding new grams (a list whose items each say something
-// new, a numbered procedure, reasoning that revisits a plan and moves on), a passage quoted twice, and
-// data or quoted output shorter than `dataMinSpan`.
+// new, a numbered procedure, reasoning that revisits a plan and moves on), a passage quoted twice or a
+// few times, tables of numbers alone, and data or quoted output shorter than the data span.
 //
 // Cost: per token one hash and one probe of a direct-mapped table of grams (a later gram overwrites
 // an earlier one in its slot: the count restarts, which can only delay a verdict); per unit O(1)
-// (running sums over a ring of recent units, one pointer per confidence tier). Memory is fixed: the
-// table and the ring, whatever the stream's length.
+// (running sums over a ring of recent units, one familiar run per level). Memory is fixed: the table
+// (32 K slots of a key, a last sighting and a count: 288 KB) and the ring (2,048 units of 8 sums:
+// 128 KB) per side, whatever the stream's length.
 
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
@@ -87,7 +97,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private unitChars = 0
   private unitCredit = 0
   private unitTokens = 0
-  /** Σ chars × tokens back to the earlier sighting, over the unit's tokens seen before, and their chars. */
+  /** Σ chars ÷ tokens back to the earlier sighting (a harmonic mean: the shortest recurrences weigh most), over the unit's tokens seen before, and their chars. */
   private unitDistance = 0
   private unitRecurring = 0
   private lastUnitEnd = 0
@@ -210,7 +220,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // A material that comes back every token or two is a list of the same item ("unknown, unknown",
     // "[] : [] : []", a table's filler): data, whatever its lines look like.
     const listLike = recurringChars > 0 && periodTokens < MIN_PROSE_PERIOD_TOKENS
-    ;(globalThis as any).__noveltyTrace?.({ end: unit.end, tier, cov: windowChars ? windowCredit / (2 * windowChars) : 0, period, listLike })
     return this.strong.follow(full && windowCredit >= 2 * thresholds.minCoverage * windowChars, this, from, at, unit.end, this.spans, periodSpan, listLike)
       ?? this.middle.follow(full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars, this, from, at, unit.end, this.middleSpans, periodSpan, listLike)
       ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, from, at, unit.end, this.weakSpans, periodSpan, listLike)
