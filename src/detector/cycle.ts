@@ -26,8 +26,8 @@ const GRAM = 8
 const BASE = 0x9e3779b1 | 0
 const TABLE_BITS = 12
 const TABLE_MASK = (1 << TABLE_BITS) - 1
-/** The longest period looked for at every check (the seed's loops: 89–409 chars). */
-const LONG_PERIOD = 1024
+/** The longest period looked for at every check (the seed's loops: 89–409 chars); longer ones every fourth. */
+export const LONG_PERIOD = 1024
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
 const LINE_HEAD_CHARS = 256
 
