@@ -58,7 +58,7 @@ export interface NoveltyThresholds {
   readonly middleMinSpan: number
   readonly weakMinCoverage: number
   readonly weakMinSpan: number
-  /** Familiar share of a whole data-like run. */
+  /** Familiar share of the window at the data level. */
   readonly dataMinCoverage: number
   /** How many tokens back a gram's sightings count. */
   readonly historyTokens: number
@@ -100,7 +100,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
   /** Σ chars ÷ tokens back to the earlier sighting (a harmonic mean: the shortest recurrences weigh most), over the unit's tokens seen before, and their chars. */
   private unitDistance = 0
   private unitRecurring = 0
-  private lastUnitEnd = 0
   // Per unit, in a ring: where it ends, and running sums of token chars, credit and token chars per tier.
   readonly ends = new Float64Array(RING_MASK + 1)
   readonly charSums = new Float64Array(RING_MASK + 1)
@@ -231,7 +230,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
 class FamiliarRun {
   private start = -1
   private chars = 0
-  private credit = 0
   private prose = 0
   private slotted = 0
 
@@ -244,7 +242,6 @@ class FamiliarRun {
     if (this.start < 0) {
       this.start = sums.ends[from]
       this.chars = sums.charSums[from]
-      this.credit = sums.creditSums[from]
       this.prose = sums.proseSums[from]
       this.slotted = sums.slottedSums[from]
     }
