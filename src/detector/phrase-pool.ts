@@ -52,6 +52,6 @@ export class PhrasePoolRule implements UnitRule {
 
   unit(unit: Unit): Finding | undefined {
     const counted = unit.counted && (this.countsData || !unit.dataLike)
-    return this.pool.add(unitKey(unit.key, unit.length), unit.length, unit.start, counted, unit.dataLike, unit.end)
+    return this.pool.add(unitKey(unit.key, unit.length), unit.length, unit.start, counted, unit.end)
   }
 }

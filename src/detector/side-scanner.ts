@@ -56,14 +56,11 @@ export class SideScanner {
     const poolMinConcentration = tool ? config.toolPoolMinConcentration : config.poolMinConcentration
     const pool = new PhrasePoolRule({
       minRepeatedChars: poolMinRepeatedChars,
-      dataMinRepeatedChars: poolMinRepeatedChars,
       windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       windowUnits: tool ? 1 : config.poolWindowUnits,
       minStretchChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       minCoverage: config.poolMinCoverage,
-      dataMinCoverage: config.poolMinCoverage,
       minConcentration: poolMinConcentration,
-      dataMinConcentration: poolMinConcentration,
     }, tool)
     const tokenPeriod = new TokenPeriodRule({
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,

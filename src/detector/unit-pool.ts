@@ -9,9 +9,6 @@
 //   repeated mass  Σ (sightings − 1) × length  ≥ minRepeatedChars   (enough text is repetition)
 //   coverage       repeated mass / stretch     ≥ minCoverage        (most of the stretch is repetition)
 //   concentration  sightings / distinct units  ≥ minConcentration
-// Confidence: when most of a stretch's repeated mass is units that look like data or quoted tool
-// output (units.ts), the three thresholds are the `data*` ones instead, which ask for more
-// (see docs/detector.md#confidence).
 // Concentration is what lets a code block quoted twice (before/after: every line seen ~2 times)
 // through, while a pool sees each phrase 7–23 times (seed measurements).
 // `loopStart` is the first unit of the longest passing stretch that is sighted again. That is where the
@@ -29,10 +26,6 @@ import type { RuleName } from './types.ts'
 
 export interface PoolThresholds {
   readonly minRepeatedChars: number
-  /** The repeated mass, coverage and concentration required when most of the repetition looks like data. */
-  readonly dataMinRepeatedChars: number
-  readonly dataMinCoverage: number
-  readonly dataMinConcentration: number
   readonly windowChars: number
   readonly windowUnits: number
   /** Shortest stretch judged on its own (a stretch from the window's oldest unit is judged at any length). */
@@ -49,7 +42,6 @@ export class UnitPool {
   private lengths: number[] = []
   private starts: number[] = []
   private counted: boolean[] = []
-  private dataLike: boolean[] = []
   /** The unit number of the next sighting of the same unit in the window, or NONE. */
   private nextSighting: number[] = []
   private base = 0
@@ -66,18 +58,17 @@ export class UnitPool {
    * Adds a unit (`key` a 31-bit integer, so V8 keeps it a small integer; `counted` false for syntax) and
    * returns the finding when the window now passes, judged at `verifiedAt`.
    */
-  add(key: number, length: number, start: number, counted: boolean, dataLike: boolean, verifiedAt: number): Finding | undefined {
-    return this.enter(key, length, start, counted, dataLike) ? this.verdict(verifiedAt) : undefined
+  add(key: number, length: number, start: number, counted: boolean, verifiedAt: number): Finding | undefined {
+    return this.enter(key, length, start, counted) ? this.verdict(verifiedAt) : undefined
   }
 
   /** Adds a unit to the window; returns whether it is a counted unit already sighted there. */
-  private enter(key: number, length: number, start: number, counted: boolean, dataLike: boolean): boolean {
+  private enter(key: number, length: number, start: number, counted: boolean): boolean {
     const unit = this.base + this.keys.length
     this.keys.push(key)
     this.lengths.push(length)
     this.starts.push(start)
     this.counted.push(counted)
-    this.dataLike.push(dataLike)
     this.nextSighting.push(NONE)
     this.windowLength += length
     let repeat = false
@@ -97,7 +88,6 @@ export class UnitPool {
       this.lengths = this.lengths.slice(this.head)
       this.starts = this.starts.slice(this.head)
       this.counted = this.counted.slice(this.head)
-      this.dataLike = this.dataLike.slice(this.head)
       this.nextSighting = this.nextSighting.slice(this.head)
       this.base += this.head
       this.head = 0
@@ -121,15 +111,12 @@ export class UnitPool {
    */
   private verdict(verifiedAt: number): Finding | undefined {
     const { minRepeatedChars, minCoverage, minConcentration, minStretchChars } = this.thresholds
-    const { dataMinRepeatedChars, dataMinCoverage, dataMinConcentration } = this.thresholds
     const windowRepeated = this.repeatedMass
-    if (minRepeatedChars === 0 || windowRepeated < Math.min(minRepeatedChars, dataMinRepeatedChars)) return undefined
-    const { lengths, counted, nextSighting, dataLike, head } = this
-    const lowestCoverage = Math.min(minCoverage, dataMinCoverage)
-    const longest = lowestCoverage > 0 ? windowRepeated / lowestCoverage : Infinity
+    if (minRepeatedChars === 0 || windowRepeated < minRepeatedChars) return undefined
+    const { lengths, counted, nextSighting, head } = this
+    const longest = minCoverage > 0 ? windowRepeated / minCoverage : Infinity
     let chars = 0
     let repeated = 0
-    let repeatedData = 0
     let sightings = 0
     let distinct = 0
     let firstSightedAgain = NONE
@@ -143,14 +130,11 @@ export class UnitPool {
         if (nextSighting[i] === NONE) distinct++
         else {
           repeated += lengths[i]
-          if (dataLike[i]) repeatedData += lengths[i]
           firstSightedAgain = i
         }
       }
       if (chars < minStretchChars && i !== head) continue
-      const data = repeatedData * 2 > repeated
-      if (data ? repeated >= dataMinRepeatedChars && repeated >= dataMinCoverage * chars && sightings >= dataMinConcentration * distinct
-        : repeated >= minRepeatedChars && repeated >= minCoverage * chars && sightings >= minConcentration * distinct) {
+      if (repeated >= minRepeatedChars && repeated >= minCoverage * chars && sightings >= minConcentration * distinct) {
         loopStartUnit = firstSightedAgain
         loopRepeated = repeated
       }
