@@ -3,7 +3,8 @@
 // comments, headings, tables, log prefixes, prompts, dumps) or is indented (code, nested data), it
 // ends like code or data (`;`, `{`, `)`, `,`, `|`, ...), most of its non-space characters are not
 // letters, or (for a period of the exact rules) it is ASCII without a space (source-map mappings,
-// base64, minified code). List markers and quotes open prose too, so they do not count as symbols. The unit rules
+// base64, minified code), or it holds data separators with no space after them (a CSV row, compact
+// JSON). List markers and quotes open prose too, so they do not count as symbols. The unit rules
 // (units.ts) and the exact rules (cycle.ts, token-period.ts) ask such text for more evidence.
 
 import { isWhitespace, isWordChar } from './char-classes.ts'
@@ -22,6 +23,26 @@ export function opensLikeData(code: number): boolean {
 }
 
 const MIN_BLOB_CHARS = 24
+const COMMA = 44
+const COLON = 58
+const QUOTE = 34
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
+}
+
+/**
+ * `separator` between `before` and `after` with no space after it is a data separator: a comma
+ * between two values that are not both digits (a CSV row's "sit,42,ABC"; "1,000" is a number), a
+ * colon between two quotes (compact JSON's `"key":"value"`). Prose puts a space after its commas.
+ */
+export function isTightSeparator(before: number, separator: number, after: number): boolean {
+  return separator === COMMA ? !isWhitespace(after) && !(isDigit(before) && isDigit(after))
+    : separator === COLON && before === QUOTE && after === QUOTE
+}
+
+/** Two in a line: a CSV row of three fields, a pair of compact JSON (`"a":"x",`); a typo is one. */
+export const MIN_TIGHT_SEPARATORS = 2
 
 /**
  * Whether the text at offsets [from, to) of `ring` (offset i at `i & mask`) looks like data: a line
@@ -35,8 +56,10 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
   let afterBreak = false
   let spaces = 0
   let nonAscii = 0
+  let tightSeparators = 0
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
+    if (i >= from + 2 && isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code) && ++tightSeparators >= MIN_TIGHT_SEPARATORS) return true
     // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
     const escapedBreak = code === 92 && i + 1 < to && ring[(i + 1) & mask] === 110
     if (code === 10 || code === 13 || escapedBreak) {

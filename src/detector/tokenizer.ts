@@ -7,6 +7,7 @@
 // novelty rule compares what changes masked.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
+import { isTightSeparator } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
 
@@ -29,6 +30,12 @@ export interface Token {
   slots: number
   /** Brackets, operators and statement ends in it: ( ) [ ] { } < > = ; & (not | : chat templates, tables) */
   codeMarks: number
+  /**
+   * Data separators in it with no space after them (data-like.ts `isTightSeparator`): a CSV row or a
+   * line of compact JSON has no other mark of data (no space, no sentence end, word or CJK values), so
+   * nothing else tells a piece of one (units.ts `MAX_UNIT_CHARS`) from prose.
+   */
+  tightSeparators: number
   /** Letters (not digits) in it, any script. */
   letters: number
   /** Its first character. */
@@ -52,6 +59,8 @@ export interface TokenReader {
 }
 
 const SLOT_PLACEHOLDER = 35 // '#'
+const COLON = 58
+const COMMA = 44
 /** A uuid's shortest group. */
 const MIN_HEX_GROUP = 4
 
@@ -70,6 +79,8 @@ export class Tokenizer {
   private start = 0
   private hasWordChar = false
   private lastCode = 0
+  /** The char before the last comma or colon read (`tightSeparators`). */
+  private beforeSeparator = 0
   private spaced = false
   // The masked form of the token being read: its hash so far, the letter-and-digit run in progress.
   private masked = FNV_OFFSET
@@ -78,13 +89,14 @@ export class Tokenizer {
   private runHasDigit = false
   private slots = 0
   private codeMarks = 0
+  private tightSeparators = 0
   private letters = 0
   private ring: Uint16Array = new Uint16Array(1)
   private mask = 0
   private caseHash = FNV_OFFSET
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
-    maskedHash: 0, slots: 0, codeMarks: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0,
+    maskedHash: 0, slots: 0, codeMarks: 0, tightSeparators: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0,
   }
 
   /**
@@ -99,7 +111,7 @@ export class Tokenizer {
     const unescaper = this.unescaper
     this.ring = ring
     this.mask = mask
-    let { hash, inToken, start, hasWordChar, lastCode, spaced } = this
+    let { hash, inToken, start, hasWordChar, lastCode, spaced, beforeSeparator } = this
     // The masked form in locals (the hot path); written back before a token is emitted.
     let { caseHash, masked, runHash, runLength, runHasDigit, letters } = this
     for (let position = from; position < to; position++) {
@@ -142,13 +154,16 @@ export class Tokenizer {
         this.caseHash = cjkHash
         this.slots = 0
         this.codeMarks = 0
+        this.tightSeparators = 0
         this.letters = word ? 1 : 0
         const finding = this.emit(cjkHash, position, position + 1, word, code, spaced)
         spaced = false
         if (finding) return finding
         continue
       }
-      if (!inToken) {
+      if (inToken) {
+        if ((lastCode === COMMA || lastCode === COLON) && isTightSeparator(beforeSeparator, lastCode, code)) this.tightSeparators++
+      } else {
         inToken = true
         start = position
         hash = FNV_OFFSET
@@ -158,6 +173,7 @@ export class Tokenizer {
         letters = 0
         this.slots = 0
         this.codeMarks = 0
+        this.tightSeparators = 0
       }
       const lower = lowerAscii(code)
       hash = Math.imul(hash ^ lower, FNV_PRIME)
@@ -177,6 +193,7 @@ export class Tokenizer {
         }
         masked = Math.imul(masked ^ code, FNV_PRIME)
         if (isCodeMark(code)) this.codeMarks++
+        if (code === COMMA || code === COLON) beforeSeparator = lastCode
       }
       lastCode = code
     }
@@ -186,6 +203,7 @@ export class Tokenizer {
     this.hasWordChar = hasWordChar
     this.lastCode = lastCode
     this.spaced = spaced
+    this.beforeSeparator = beforeSeparator
     this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
     return undefined
   }
@@ -235,6 +253,7 @@ export class Tokenizer {
     token.caseHash = this.caseHash
     token.slots = this.slots
     token.codeMarks = this.codeMarks
+    token.tightSeparators = this.tightSeparators
     token.letters = this.letters
     token.firstCode = first
     token.secondCode = ring[(start + 1) & this.mask]

@@ -8,7 +8,8 @@
 //     inside a fenced code block or a block comment, on the tool side (files), three or more tokens
 //     holding numbers or ids and making a quarter of its tokens or more (`slottedProse` when that is
 //     all: a retry line), its words mostly non-letters, a quarter of its tokens symbols alone, one
-//     char in 20 a bracket or an operator, a backslash escape or a token longer than any word, a
+//     char in 20 a bracket or an operator, two data separators with no space after them (a CSV
+//     row's "sit,42,ABC", compact JSON's `":"`), a backslash escape or a token longer than any word, a
 //     line that opens with a symbol, a timestamp or a file:line locator, a log or stack-frame word
 //     (`INFO`, `at`, ...) or indentation, or ends like code. Such text repeats
 //     legitimately (quoted logs, data rows, tables), so the rules ask it for more evidence (see
@@ -16,7 +17,7 @@
 //     only in letter case is not a repeat.
 
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
-import { endsLikeCode, opensLikeData } from './data-like.ts'
+import { MIN_TIGHT_SEPARATORS, endsLikeCode, opensLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
@@ -109,6 +110,8 @@ export class UnitReader implements TokenReader {
   private codeMarks = 0
   /** Tokens of symbols alone (`|`, `=`, `=>`, `&&`): a line of them is code or a type, not a sentence. */
   private symbolTokens = 0
+  /** Separators with no space after them (tokenizer.ts `tightSeparators`). */
+  private tightSeparators = 0
   private nonSpace = 0
   private opensLikeLog = false
   private lastCode = 0
@@ -188,6 +191,7 @@ export class UnitReader implements TokenReader {
     }
     // No word is this long: a regex, a blob, minified code.
     if (chars > LONGEST_WORD) this.escaped = true
+    this.tightSeparators += token.tightSeparators
     if (token.slots > 0) this.slottedTokens++
     else if (token.letters === 0 && token.firstCode < 128) this.symbolTokens++
     this.tokenCount++
@@ -215,6 +219,7 @@ export class UnitReader implements TokenReader {
       || this.nonSpace >= MIN_CHARS_FOR_LETTER_SHARE && this.letters * 2 < this.nonSpace || this.opensLikeLog || !cut && endsLikeCode(this.lastCode)
       || this.symbolTokens >= 3 && this.symbolTokens * 4 >= this.tokenCount
       || this.codeMarks >= 4 && this.codeMarks * CODE_MARK_SHARE >= this.nonSpace
+      || this.tightSeparators >= MIN_TIGHT_SEPARATORS
     const slotted = this.slottedTokens >= 3 && this.slottedTokens * 4 >= this.tokenCount
     const dataLike = this.allData || shaped || slotted
     const unit = this.unit
@@ -235,6 +240,7 @@ export class UnitReader implements TokenReader {
     this.letters = 0
     this.symbolTokens = 0
     this.codeMarks = 0
+    this.tightSeparators = 0
     this.escaped = false
     this.nonSpace = 0
     return this.first.unit(unit) ?? this.second.unit(unit)
