@@ -22,10 +22,12 @@
 // earliest offset the rule can vouch for is the window's oldest unit; a looser lead-in (a wider
 // vocabulary narrowing to a pool) is not vouched for: `loopStart` is then where the ratios begin to hold.
 //
-// In reasoning and visible text only prose units count: units that look like data or quoted tool
-// output (identical log lines, rows of a lookup table, code; units.ts) are left to the novelty
-// rule's data level and the exact rules' `dataMinSpan` (docs/detector.md#confidence). On the tool
-// side, whose text is files, every unit counts, against the tool thresholds.
+// Only prose units count, on every side: units that look like data or quoted tool output by their
+// own shape (identical log lines, rows of a lookup table, JSON and CSV records, code; units.ts) are
+// left to the novelty rule's data level and the exact rules' `dataMinSpan`
+// (docs/detector.md#confidence). On the tool side, whose text is files, that is judged unit by unit
+// (CLDR's dayPeriods.json, a file of a few JSON lines in many orders, is data), against the tool
+// thresholds.
 
 import { FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
@@ -45,13 +47,12 @@ export function unitKey(hash: number, length: number): number {
 export class PhrasePoolRule implements UnitRule {
   private readonly pool: UnitPool
 
-  /** `countsData`: data-like units count too (the tool side, whose thresholds are calibrated on files). */
-  constructor(thresholds: PoolThresholds, private readonly countsData: boolean) {
+  constructor(thresholds: PoolThresholds) {
     this.pool = new UnitPool('phrase-pool', thresholds)
   }
 
   unit(unit: Unit): Finding | undefined {
-    const counted = unit.counted && (this.countsData || !unit.dataLike)
+    const counted = unit.counted && !unit.shapedLikeData
     return this.pool.add(unitKey(unit.key, unit.length), unit.length, unit.start, counted, unit.end)
   }
 }

@@ -61,7 +61,7 @@ export class SideScanner {
       minStretchChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
       minCoverage: config.poolMinCoverage,
       minConcentration: poolMinConcentration,
-    }, tool)
+    })
     const tokenPeriod = new TokenPeriodRule({
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
       maxBlock: config.tokenPeriodMaxBlock,
@@ -81,6 +81,8 @@ export class SideScanner {
       dataMinCoverage: config.noveltyDataMinCoverage,
       historyTokens: config.noveltyHistoryTokens,
       minPeriods: config.noveltyMinPeriods,
+      newMaterialShare: config.noveltyNewMaterialShare,
+      newMaterialMinPeriod: config.noveltyNewMaterialMinPeriod,
     })
     this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule({
