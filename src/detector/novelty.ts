@@ -26,11 +26,17 @@
 // length tells them from a loop. On the tool side every span is the tool side's (files repeat
 // legitimately), the units judged by their own shape, so prose written into a file loops as prose.
 // A run must also last `minPeriods` times the distance back to where its material was seen (the
-// harmonic mean of its grams' recurrence distances): a long passage quoted a few times over, each copy
-// under its own header, is not a loop.
+// geometric mean of its grams' recurrence distances): a long passage quoted a few times over, each copy
+// under its own header, is not a loop. New material (a unit of at least `MIN_NEW_MATERIAL_CHARS` word
+// chars, `newMaterialShare` of them in grams never seen) ends every run whose material comes back from
+// `newMaterialMinPeriod` chars or more: a document of sections copied under headers of their own (a
+// licence bundle, a changelog repeating its backported entries, a file of message templates) says
+// something new at every copy, a loop does not, and the new wordings of a paraphrase pool or a decision
+// circled come back within a few hundred chars.
 // Deliberately let through: text that keeps adding new grams (a list whose items each say something
 // new, a numbered procedure, reasoning that revisits a plan and moves on), a passage quoted twice or a
-// few times, tables of numbers alone, and data or quoted output shorter than the data span.
+// few times, a document of long sections each under a new header however many, tables of numbers
+// alone, and data or quoted output shorter than the data span.
 //
 // Cost: per token one hash and one probe of a direct-mapped table of grams (a later gram overwrites
 // an earlier one in its slot: the count restarts, which can only delay a verdict); per unit O(1)
@@ -64,6 +70,16 @@ export interface NoveltyThresholds {
   readonly historyTokens: number
   /** A run must also last this many times the distance back to where its material was seen before. */
   readonly minPeriods: number
+  /** Share of a unit's word chars in grams never seen that makes it new material; 0: never. */
+  readonly newMaterialShare: number
+  /** The period (chars) of the familiar material from which new material ends a familiar run. */
+  readonly newMaterialMinPeriod: number
+}
+
+/** log2 of a positive integer, within 0.09: its exponent and a linear mantissa (cheaper than Math.log2 per token). */
+function log2(value: number): number {
+  const exponent = 31 - Math.clz32(value)
+  return exponent + value / (1 << exponent) - 1
 }
 
 /** Tokens per gram: three words are specific enough that normal prose rarely repeats one three times nearby. */
@@ -75,6 +91,12 @@ const RING_MASK = 2047
 const GRAM_SEED = 0x6e6f7665
 /** What a unit's first tokens are joined to in their grams. */
 const UNIT_EDGE = 0x65646765
+
+/**
+ * Word chars of the shortest unit that can be new material: a header naming a package ("stack_trace
+ * license:", 19); an interjection or a one-word heading says too little.
+ */
+const MIN_NEW_MATERIAL_CHARS = 16
 
 /** The shortest period (tokens) of a repeating sentence: a shorter one is a list of one item. */
 const MIN_PROSE_PERIOD_TOKENS = 4
@@ -97,9 +119,18 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private unitChars = 0
   private unitCredit = 0
   private unitTokens = 0
-  /** Σ chars ÷ tokens back to the earlier sighting (a harmonic mean: the shortest recurrences weigh most), over the unit's tokens seen before, and their chars. */
-  private unitDistance = 0
+  /**
+   * Σ chars × log2(tokens back to the earlier sighting) over the unit's tokens seen before, and their
+   * chars: a geometric mean, which neither the few grams a passage repeats inside itself (a licence's
+   * "this list of conditions and the following disclaimer", twice in 40 tokens) nor the few seen long
+   * ago pull far from the distance most of its grams came back from.
+   */
+  private unitLogDistance = 0
   private unitRecurring = 0
+  /** Chars of the unit's grams never seen before. */
+  private unitNew = 0
+  /** The last unit of new material (see `unit`): a familiar run begins after it. */
+  private newMaterialUnit = -1
   // Per unit, in a ring: where it ends, and running sums of token chars, credit and token chars per tier.
   readonly ends = new Float64Array(RING_MASK + 1)
   readonly charSums = new Float64Array(RING_MASK + 1)
@@ -155,9 +186,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.unitChars += chars
     this.unitCredit += seen >= 2 ? 2 * chars : seen * chars
     if (seen > 0) {
-      this.unitDistance += chars / (index - last)
+      this.unitLogDistance += chars * log2(index - last)
       this.unitRecurring += chars
-    }
+    } else this.unitNew += chars
     return undefined
   }
 
@@ -170,13 +201,15 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const chars = this.unitChars
     const credit = this.unitCredit
     const tokens = this.unitTokens
-    const distance = this.unitDistance
+    const logDistance = this.unitLogDistance
     const recurring = this.unitRecurring
+    const newChars = this.unitNew
     this.unitChars = 0
     this.unitCredit = 0
     this.unitTokens = 0
-    this.unitDistance = 0
+    this.unitLogDistance = 0
     this.unitRecurring = 0
+    this.unitNew = 0
     // Grams stay inside a unit: a pool reshuffles its sentences, so a gram across two of them is new
     // each time the order is; a unit's first grams are anchored to its start instead.
     this.previous = UNIT_EDGE
@@ -198,7 +231,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     proseSums[at] = (first ? 0 : proseSums[before]) + (tier === PROSE ? chars : 0)
     slottedSums[at] = (first ? 0 : slottedSums[before]) + (tier === SLOTTED ? chars : 0)
     tokenSums[at] = (first ? 0 : tokenSums[before]) + tokens
-    distanceSums[at] = (first ? 0 : distanceSums[before]) + distance
+    distanceSums[at] = (first ? 0 : distanceSums[before]) + logDistance
     recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
     let start = Math.max(this.windowStart, index - RING_MASK)
@@ -212,17 +245,29 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // passage quoted a few times over is told from a loop by how many periods the run lasts.
     const windowTokens = tokenSums[at] - tokenSums[from]
     const recurringChars = recurringSums[at] - recurringSums[from]
-    const inverseDistance = distanceSums[at] - distanceSums[from]
-    const periodTokens = inverseDistance > 0 ? recurringChars / inverseDistance : 0
+    const periodTokens = recurringChars > 0 ? 2 ** ((distanceSums[at] - distanceSums[from]) / recurringChars) : 0
     const period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
     const periodSpan = thresholds.minPeriods * period
     // A material that comes back every token or two is a list of the same item ("unknown, unknown",
     // "[] : [] : []", a table's filler): data, whatever its lines look like.
     const listLike = recurringChars > 0 && periodTokens < MIN_PROSE_PERIOD_TOKENS
-    return this.strong.follow(full && windowCredit >= 2 * thresholds.minCoverage * windowChars, this, from, at, unit.end, this.spans, periodSpan, listLike)
-      ?? this.middle.follow(full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars, this, from, at, unit.end, this.middleSpans, periodSpan, listLike)
-      ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, from, at, unit.end, this.weakSpans, periodSpan, listLike)
-      ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars, this, from, at, unit.end, this.dataSpans, periodSpan, listLike)
+    // New material between copies of a long passage (a header naming what the next copy is for, a
+    // sentence of its own in each copy) makes a document of sections: a licence bundle, a changelog
+    // that repeats its backported entries, a file of message templates. A loop says nothing new, and
+    // the new wordings of a paraphrase pool come round within a short period.
+    if (thresholds.newMaterialShare > 0 && chars >= MIN_NEW_MATERIAL_CHARS && newChars >= thresholds.newMaterialShare * chars && period >= thresholds.newMaterialMinPeriod) {
+      this.strong.stop()
+      this.middle.stop()
+      this.weak.stop()
+      this.data.stop()
+      this.newMaterialUnit = index
+      return undefined
+    }
+    const runFrom = this.newMaterialUnit > start ? this.newMaterialUnit & RING_MASK : from
+    return this.strong.follow(full && windowCredit >= 2 * thresholds.minCoverage * windowChars, this, runFrom, at, unit.end, this.spans, periodSpan, listLike)
+      ?? this.middle.follow(full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars, this, runFrom, at, unit.end, this.middleSpans, periodSpan, listLike)
+      ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
+      ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
   }
 }
 
@@ -232,6 +277,10 @@ class FamiliarRun {
   private chars = 0
   private prose = 0
   private slotted = 0
+
+  stop(): void {
+    this.start = -1
+  }
 
   /** The window ending at ring slot `at` (beginning after slot `from`) is familiar at this level or not. */
   follow(familiar: boolean, sums: NoveltyRule, from: number, at: number, end: number, spans: Float64Array, periodSpan: number, listLike: boolean): Finding | undefined {

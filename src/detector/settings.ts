@@ -220,6 +220,20 @@ export const DETECTOR_SETTINGS = {
     default: 3.5, min: 0, max: 64, integer: false,
     description: 'A familiar run must also last this many times the distance back to where its material was seen before (a long passage quoted a few times over is not a loop).',
   },
+  // New material ends a familiar run only when what repeats comes back from far: a document of
+  // sections copied under their own headers (sass's bundle of one BSD licence 31 times, each under
+  // the names of the packages it covers, ~1.6 K apart; qs's changelog repeating backported entries,
+  // ~1.7 K; eslint's message templates, ~0.8 K, each with a sentence and a link of its own). A
+  // paraphrase pool and a decision circled bring new wordings too (0.75-1.0 of a unit new) but their
+  // material comes round within a few hundred chars (test/detector/shape-sweep.test.ts).
+  noveltyNewMaterialShare: {
+    default: 0.5, min: 0, max: 1, integer: false,
+    description: 'Share of a unit\'s word chars in grams never seen before that makes it new material: new material ends a familiar run whose material comes back from noveltyNewMaterialMinPeriod chars or more (a document of sections, each under its own header); 0 turns this off.',
+  },
+  noveltyNewMaterialMinPeriod: {
+    default: 1024, min: 0, max: 262144, integer: true,
+    description: 'Distance (chars) back to where the familiar material was seen before from which a unit of new material ends the familiar run (shorter: a paraphrase pool\'s new wording, which does not).',
+  },
   // A pool of 20 sentences of 300 chars comes round every ~1,200 English tokens (6,000 Chinese ones);
   // twice that fits, and the gram table (32 K slots) holds it.
   noveltyHistoryTokens: {

@@ -40,11 +40,32 @@ describe('novelty', () => {
     const twice = `${productiveProse(2000, 'en', 3)}Before:\n${passage}After:\n${passage}${productiveProse(3000, 'en', 4)}`
     expect(feed(twice, 'text', { config: exactRulesOff })).toBeUndefined()
     // A licence file that bundles its dependencies' licences: the same text four times, each under a
-    // new name. The run must last noveltyMinPeriods times the distance back to the earlier copy; a
-    // fifth or sixth copy is cut.
+    // new name. The run must last noveltyMinPeriods times the distance back to the earlier copy.
     const names = ['alpha-parser', 'beta-router', 'gamma-cache', 'delta-logger']
     const bundle = names.map((name, i) => `${name} (${2019 + i}):\n\n${passage}`).join('\n')
     for (const side of ['reasoning', 'text'] as const) expect(feed(bundle, side, { config: exactRulesOff }), side).toBeUndefined()
+  })
+
+  it('lets a document of many sections copied under headers of their own through, and cuts the same copies under a counter', () => {
+    const passage = longSentences(12, 'en', 7, 80, 160).join(' ') + '\n'
+    // Thirty copies (~40 K chars), each under the names of the packages it covers: every header is
+    // new material, and the copies come back from over a thousand chars.
+    const packages = ['args', 'csslib', 'logging', 'mime', 'shelf', 'watcher', 'crypto', 'convert', 'archive', 'glob', 'yaml', 'http',
+      'stream', 'channel', 'collection', 'pool', 'matcher', 'charcode', 'typed', 'source', 'span', 'scanner', 'semver', 'pub', 'cli',
+      'repl', 'grinder', 'inspection', 'protocol', 'analyzer', 'frontend', 'server', 'client', 'meta', 'boolean', 'selector', 'term',
+      'glyph', 'native', 'synchronization', 'stack', 'trace', 'checked', 'config', 'mappable', 'plus', 'ffi', 'package', 'file', 'path',
+      'async', 'util', 'lints', 'test', 'core', 'api', 'js', 'interop', 'web', 'socket', 'quiver', 'fixnum', 'protobuf', 'plugin',
+      'timing', 'vm', 'service', 'dart', 'style', 'math', 'intl', 'markdown', 'html', 'node', 'preamble', 'browser', 'launcher', 'isolate',
+      'oauth', 'jwt', 'retry', 'cancel', 'token', 'url', 'launcher2', 'mustache', 'template', 'string', 'buffer', 'cookie']
+    const sections = (header: (copy: number) => string) => Array.from({ length: 30 }, (_, copy) => `${header(copy)}\n\n${passage}`).join('\n')
+    const bundle = sections((copy) => `${packages[3 * copy]}, ${packages[3 * copy + 1]} and ${packages[3 * copy + 2]} license:`)
+    for (const side of ['reasoning', 'text'] as const) expect(feed(bundle, side, { config: exactRulesOff }), side).toBeUndefined()
+    // The same copies under a header that only counts: nothing new between them, a loop.
+    const counted = sections((copy) => `Attempt ${copy + 1} of the summary:`)
+    for (const side of ['reasoning', 'text'] as const) expect(feed(counted, side, { config: exactRulesOff })?.rule, side).toBe('novelty')
+    // The headers are what lets the bundle through: with new material never ending a run, it is cut.
+    expect(feed(bundle, 'text', { config: { ...exactRulesOff, noveltyNewMaterialMinPeriod: 262144 } })?.rule).toBe('novelty')
+    expect(feed(bundle, 'text', { config: { ...exactRulesOff, noveltyNewMaterialShare: 0 } })?.rule).toBe('novelty')
   })
 
   it('takes a gram of values alone (a table of numbers or code points) as no evidence', () => {
