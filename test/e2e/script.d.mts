@@ -5,3 +5,5 @@ export declare const FOLLOW_UP_TASK: string
 export declare const FOLLOW_UP_ANSWER: string
 /** The e2e's endless phrase-pool loop, one sentence at a time. */
 export declare function phrasePoolLoop(): Generator<string, never, undefined>
+/** The e2e's endless counter loop (a prologue, then one numbered sentence at a time). */
+export declare function counterLoop(): Generator<string, never, undefined>
