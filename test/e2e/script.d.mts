@@ -7,3 +7,5 @@ export declare const FOLLOW_UP_ANSWER: string
 export declare function phrasePoolLoop(): Generator<string, never, undefined>
 /** The e2e's endless counter loop (a prologue, then one numbered sentence at a time). */
 export declare function counterLoop(): Generator<string, never, undefined>
+/** The loop a scripted model streams, by model id. */
+export declare const LOOPS: Record<'e2e-phrase-pool' | 'e2e-counter-loop', () => Generator<string, never, undefined>>

@@ -58,3 +58,6 @@ export function* counterLoop() {
     yield `Step ${step} (${clock(9 * 3600 + 41 * 60 + 7 * step)}): I will ${VERBS[step % VERBS.length]} the build script and run the tests again before packing.\n`
   }
 }
+
+/** The loop a scripted model streams, by the model id the e2e's overlay patch gives it. */
+export const LOOPS = { 'e2e-phrase-pool': phrasePoolLoop, 'e2e-counter-loop': counterLoop }
