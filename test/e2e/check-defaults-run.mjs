@@ -5,17 +5,18 @@
  * - Model: the conversation requests were answered loop, then normal; the normal one carried exactly one
  *   loop-breaker notice, in English (no CJK character), naming the cut.
  * - Session: every reaction is a `hook/result` record of handler `loop-breaker` (a type rc.8 loads), no
- *   `loop-breaker/*` event type; the trimmed block ends with the English trim marker.
+ *   `loop-breaker/*` event type; every recorded `loop-breaker/break` was made by the expected rule (the
+ *   one rule that can cut the flow's loop); the trimmed block ends with the English trim marker.
  * - stderr: exactly one `[loop-breaker] ...` line per recorded reaction, each break's line saying
- *   `cut a repetition loop`, in English.
- * Usage: `node test/e2e/check-defaults-run.mjs <model-requests.jsonl> <session.jsonl> <stderr file>`;
+ *   `cut a repetition loop` and naming the expected rule, in English.
+ * Usage: `node test/e2e/check-defaults-run.mjs <model-requests.jsonl> <session.jsonl> <stderr file> <rule>`;
  * prints what it compared, exits 1 with the reasons when anything disagrees.
  */
 import { readFileSync } from 'node:fs'
 
-const [requestLog, sessionLog, stderrFile] = process.argv.slice(2)
-if (requestLog === undefined || sessionLog === undefined || stderrFile === undefined) {
-  process.stderr.write('usage: check-defaults-run.mjs <model-requests.jsonl> <session.jsonl> <stderr file>\n')
+const [requestLog, sessionLog, stderrFile, rule] = process.argv.slice(2)
+if (requestLog === undefined || sessionLog === undefined || stderrFile === undefined || rule === undefined) {
+  process.stderr.write('usage: check-defaults-run.mjs <model-requests.jsonl> <session.jsonl> <stderr file> <rule>\n')
   process.exit(2)
 }
 const lines = (file) => readFileSync(file, 'utf8').split('\n').filter(Boolean)
@@ -40,6 +41,12 @@ console.log(`session: ${reactions.length} reaction(s) recorded as hook/result: `
   reactions.map((event) => `${event.data.point} ${event.data.decision} (turn ${event.data.turn})`).join(', '))
 if (reactions.length === 0) problems.push('the session holds no loop-breaker hook/result record')
 if (legacy.length > 0) problems.push(`the session holds ${legacy.length} loop-breaker/* event(s), which rc.8 refuses to load`)
+const recordedBreaks = reactions.filter((event) => event.data.point === 'loop-breaker/break').map((event) => event.data.record)
+for (const cut of recordedBreaks) {
+  console.log(`session: loop-breaker/break at turn ${cut.turn} step ${cut.step}: ${cut.rule} ${cut.side}@${cut.at}`)
+  if (cut.rule !== rule) problems.push(`the session records a ${cut.rule} break, expected the ${rule} rule to cut this loop`)
+}
+if (recordedBreaks.length === 0) problems.push('the session records no loop-breaker/break')
 const trimmed = events.filter((event) => event.type === 'assistant/chunk' && event.data.chunk.type === 'block-end' &&
   event.data.chunk.block.text?.includes('[loop-breaker'))
 for (const event of trimmed) {
@@ -55,13 +62,15 @@ for (const line of visible) console.log(`stderr: ${line}`)
 if (visible.length !== reactions.length) {
   problems.push(`stderr holds ${visible.length} [loop-breaker] line(s) for ${reactions.length} recorded reaction(s) (stderr had ${stderr.length} line(s) in all)`)
 }
-const breaks = reactions.filter((event) => event.data.point === 'loop-breaker/break').length
-const cutLines = visible.filter((line) => line.startsWith('[loop-breaker] cut a repetition loop')).length
-if (cutLines !== breaks) problems.push(`stderr holds ${cutLines} "cut a repetition loop" line(s) for ${breaks} recorded break(s)`)
+const cutLines = visible.filter((line) => line.startsWith('[loop-breaker] cut a repetition loop'))
+if (cutLines.length !== recordedBreaks.length) {
+  problems.push(`stderr holds ${cutLines.length} "cut a repetition loop" line(s) for ${recordedBreaks.length} recorded break(s)`)
+}
+for (const line of cutLines) if (!line.includes(`(${rule}, `)) problems.push(`the visible line does not name the ${rule} rule: ${line}`)
 for (const line of visible) if (CJK.test(line)) problems.push(`the visible line is not English: ${line}`)
 
 if (problems.length > 0) {
   for (const problem of problems) console.error(`check-defaults-run: ${problem}`)
   process.exit(1)
 }
-console.log(`defaults run: English notice and trim marker, ${reactions.length} reaction(s) recorded in a form rc.8 loads, one visible line each`)
+console.log(`defaults run: ${rule} cut, English notice and trim marker, ${reactions.length} reaction(s) recorded in a form rc.8 loads, one visible line each`)

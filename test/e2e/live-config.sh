@@ -76,8 +76,10 @@ EOF
 # retry coordinator inserted as the package's retry.patch.yml does, with the budgets in $retry_budgets (a
 # YAML flow mapping). Overlays given with --patch are read once at startup; this file is watched.
 retry_budgets='{ server: { maxRetries: 2 } }'
-# The whole patch goes to the file in one write: written piece by piece, the profile's watcher could read
-# (and the loader apply) a half-written patch, and coalesce the later change events into none.
+# The whole patch replaces the file in one rename, as editors save: written in place, the file is
+# truncated, then written, two change events that the profile's watcher (chokidar, one change per 50 ms)
+# throttles into the first; the loader could then read the empty file, reject it, and never see the
+# patch (an edit went unapplied in each of three runs).
 write_patch() {
   local content
   content=$(
@@ -86,7 +88,8 @@ write_patch() {
     printf -- '- id: llm-retry\n  disabled: true\n- insert:\n    - id: retry-coordinator\n      name: dsh-loop-breaker/retry\n      config:\n        budgets: %s\n' \
       "$retry_budgets"
   )
-  printf '%s\n' "$content" >"$patch_file"
+  printf '%s\n' "$content" >"$patch_file.partial"
+  mv -f "$patch_file.partial" "$patch_file"
   say "wrote $patch_file: loop-breaker $* / retry-coordinator budgets $retry_budgets"
 }
 

@@ -6,20 +6,26 @@
 #      `--dump-config` that the package's bundle patch mounted the `loop-breaker` row;
 #   3. tune a threshold in the profile's own cordis.patch.yml and show the dump reflects it;
 #   4. flow "scripted": a headless run with a scripted model plugin (test/e2e/scripted-model.mjs, no
-#      network) whose first answer is an endless phrase-pool loop; the run must exit 0 and print the
-#      answer the model gives after the plugin's notice;
+#      network; its model id picks the loop) whose first answer is an endless phrase-pool loop; the run
+#      must exit 0 and print the answer the model gives after the plugin's notice;
 #   5. the installed package's `tools/analyze-session.mjs --json` on the session file that run wrote:
-#      the recorded `loop-breaker/break` and the replayed verdict agree (rule and `at`);
-#   6. flow "retry": the same with the real DeepSeek adapter pointed at a 127.0.0.1 endpoint
+#      the recorded `loop-breaker/break` and the replayed verdict agree (rule and `at`), and the tuned
+#      values moved the cut;
+#   6–7. flow "retry": the same with the real DeepSeek adapter pointed at a 127.0.0.1 endpoint
 #      (test/e2e/deepseek-endpoint.mjs) that answers the first request with 429 + Retry-After, and the
-#      retry coordinator enabled by the package's retry.patch.yml;
+#      retry coordinator enabled by the package's retry.patch.yml; the 429 on the wire and in the session;
 #   8–12. every setting at its default, in a fresh DSH home (docs/install.md#reading-continuing-and-forking-a-session-after-a-cut):
-#      the package added to the headless and the web profile; an English task loops, the model receives
-#      an English notice and the run completes; one `[loop-breaker] ...` line per reaction on stderr; the
-#      analyzer with --config on the fresh profile's unedited patch; through `dsh --profile web` (the
-#      HTTP calls its browser UI makes, test/e2e/web-session.mjs) the session's history, a new prompt
-#      whose turn completes, and a fork; the same session as 0.1.0 logged it is refused by rc.8
-#      (SessionFormatUnsupportedError), repaired by tools/repair-session.mjs, and usable again.
+#      the package added to the headless and the web profile; an English task falls into a counter loop
+#      that never repeats verbatim (the step number and time move, the verb cycles through synonyms), the
+#      novelty rule cuts it, the model receives an English notice and the run completes; one
+#      `[loop-breaker] ...` line per reaction on stderr, naming the rule; the session records the novelty
+#      break, and the analyzer with --config on the fresh profile's unedited patch replays it (rule and
+#      `at`); through `dsh --profile web` (the HTTP calls its browser UI makes, test/e2e/web-session.mjs)
+#      the session's history, a new prompt whose turn completes, and a fork; the same session as 0.1.0
+#      logged it is refused by rc.8 (SessionFormatUnsupportedError), repaired by
+#      tools/repair-session.mjs, and usable again;
+#   13. a mistake in a live edit of the web profile's patch leaves a running `dsh --profile web` up on its
+#      previous config, and the fix applies (test/e2e/live-config.sh);
 #   14–15. flow "continue-crop" (its own scripted model, test/e2e/continue-crop-model.mjs): identical steps
 #      are cropped from the next request and an answer cut by max-tokens is continued; the analyzer
 #      reports both and the session resumes with the crop rebuilt (test/e2e/check-continue-crop.mjs).
@@ -232,9 +238,12 @@ analyze() {
 }
 
 # ── 4–5. scripted model ─────────────────────────────────────────────────────────────────────────────
-step "4. flow scripted: headless run, endless phrase-pool loop, normal answer after the notice"
-model_patch="$work/scripted-model.patch.yml"
-cat >"$model_patch" <<EOF
+# scripted_model_patch <model id>: writes the overlay that inserts the scripted model (no network) and
+# makes it the default model of new agents, shows it, and prints its path. The model id picks the loop
+# the model falls into (LOOPS in test/e2e/script.mjs), as a user's choice of model decides how it loops.
+scripted_model_patch() {
+  local patch="$work/scripted-model.$1.patch.yml"
+  cat >"$patch" <<EOF
 # The scripted model (no network) and the default model of new agents.
 - insert:
     - id: e2e-scripted-model
@@ -242,9 +251,14 @@ cat >"$model_patch" <<EOF
 - id: agent-default-model
   config:
     provider: e2e-scripted
-    model: e2e-loop
+    model: $1
 EOF
-cat "$model_patch"
+  cat "$patch" >&2
+  printf '%s\n' "$patch"
+}
+
+step "4. flow scripted: headless run, endless phrase-pool loop, normal answer after the notice"
+model_patch=$(scripted_model_patch e2e-phrase-pool)
 started=$SECONDS
 run_headless scripted --patch "$model_patch"
 
@@ -306,31 +320,38 @@ defaults_installed="$DSH_HOME/profiles/headless/node_modules/dsh-loop-breaker"
 say "the fresh profile's own patch, left as dsh created it:"
 cat "$DSH_HOME/profiles/headless/cordis.patch.yml"
 
-step "9. defaults: an English task loops, the cut's notice reaches the model in English, one visible line per reaction"
+step "9. defaults: an English task falls into a counter loop, the novelty rule cuts it, the notice reaches the model in English"
+# The loop users meet in the field that never repeats verbatim: after a useful start, the same step
+# narrated again and again, its number and time moving and its verb cycling through synonyms
+# (counterLoop in test/e2e/script.mjs; test/detector/e2e-counter-loop.test.ts: no other rule cuts it).
+defaults_model_patch=$(scripted_model_patch e2e-counter-loop)
 model_requests="$work/defaults.model-requests.jsonl"
 : >"$model_requests"
 started=$SECONDS
-E2E_MODEL_REQUEST_LOG="$model_requests" run_headless defaults --patch "$model_patch"
+E2E_MODEL_REQUEST_LOG="$model_requests" run_headless defaults --patch "$defaults_model_patch"
 defaults_session=$(session_of defaults)
 say "session log: $defaults_session"
 run node "$defaults_installed/tools/decompress-session.mjs" "$defaults_session" "$work/defaults.session.jsonl"
-run node "$e2e/check-defaults-run.mjs" "$model_requests" "$work/defaults.session.jsonl" "$work/defaults.stderr"
+run node "$e2e/check-defaults-run.mjs" "$model_requests" "$work/defaults.session.jsonl" "$work/defaults.stderr" novelty
 
-step "10. defaults: analyze-session with --config on the fresh profile's unedited cordis.patch.yml"
+step "10. defaults: analyze-session with --config on the fresh profile's unedited cordis.patch.yml replays the novelty cut"
 # The fresh patch holds only `[]` (and comments): the analyzer must read it as "no rows" with a real YAML
 # parser (js-yaml, as DSH does), not stop at it. Needs branch i11b (js-yaml in the analyzer): before it,
 # this step fails with `cordis.patch.yml:4: expected "key: value", got "[]"` (exit 2).
-run node "$defaults_installed/tools/analyze-session.mjs" --config "$DSH_HOME/profiles/headless/cordis.patch.yml" \
-  "$defaults_session"
+fresh_layers=(--config "$DSH_HOME/profiles/headless/cordis.patch.yml")
+run node "$defaults_installed/tools/analyze-session.mjs" "${fresh_layers[@]}" "$defaults_session"
+run node "$defaults_installed/tools/analyze-session.mjs" --json "${fresh_layers[@]}" "$defaults_session" \
+  >"$work/defaults.analysis.json"
+run node "$e2e/check-analysis.mjs" "$work/defaults.analysis.json"
 
-# start_web: `dsh --profile web` on 127.0.0.1, an OS-chosen port, no browser, the scripted model (the
-# session's model must be routable to continue it); sets web_url from the URL line dsh prints. The
+# start_web: `dsh --profile web` on 127.0.0.1, an OS-chosen port, no browser, the session's scripted
+# model (it must be routable to continue the session); sets web_url from the URL line dsh prints. The
 # server is killed by stop_web, or on exit by cleanup.
 start_web() {
   local log="$work/web.stdout"
   : >"$log"
-  show dsh --profile web --patch "$hmr_patch" --patch "$model_patch" --no-open --port 0 --host 127.0.0.1
-  (cd "$work/defaults" && exec dsh --profile web --patch "$hmr_patch" --patch "$model_patch" --no-open --port 0 --host 127.0.0.1 \
+  show dsh --profile web --patch "$hmr_patch" --patch "$defaults_model_patch" --no-open --port 0 --host 127.0.0.1
+  (cd "$work/defaults" && exec dsh --profile web --patch "$hmr_patch" --patch "$defaults_model_patch" --no-open --port 0 --host 127.0.0.1 \
     >"$log" 2>"$work/web.stderr") &
   web_pid=$!
   for _ in $(seq 600); do

@@ -5,3 +5,7 @@ export declare const FOLLOW_UP_TASK: string
 export declare const FOLLOW_UP_ANSWER: string
 /** The e2e's endless phrase-pool loop, one sentence at a time. */
 export declare function phrasePoolLoop(): Generator<string, never, undefined>
+/** The e2e's endless counter loop (a prologue, then one numbered sentence at a time). */
+export declare function counterLoop(): Generator<string, never, undefined>
+/** The loop a scripted model streams, by model id. */
+export declare const LOOPS: Record<'e2e-phrase-pool' | 'e2e-counter-loop', () => Generator<string, never, undefined>>

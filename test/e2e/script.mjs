@@ -1,8 +1,9 @@
 /**
  * The model's side of the e2e story, shared by the scripted adapter (`scripted-model.mjs`) and the
  * 127.0.0.1 DeepSeek endpoint (`deepseek-endpoint.mjs`), so both flows stream the same loop and expect
- * the same answer: a seeded phrase-pool loop, the normal answer given once the plugin has spoken, the
- * answer to the follow-up prompt that continues the session, and the short title an auxiliary call gets.
+ * the same answer: the endless loops a model falls into (a seeded phrase-pool loop, and a counter loop
+ * that never repeats verbatim), the normal answer given once the plugin has spoken, the answer to the
+ * follow-up prompt that continues the session, and the short title an auxiliary call gets.
  */
 
 import { random } from '../fixtures/detector/corpus.mjs'
@@ -34,3 +35,29 @@ export function* phrasePoolLoop() {
     yield POOL[next]
   }
 }
+
+// A useful start, so the cut has something to keep and the loop is not the whole answer.
+const COUNTER_PROLOGUE = [
+  'The build script lives in package.json under "scripts", and "pack" calls tsup and then npm pack. ',
+  'Nothing runs the tests on the way, so a broken build can be packed and published. ',
+  'The smallest change is a "prepack" script: npm runs it before every pack, and it can run vitest first.\n',
+]
+const VERBS = ['re-check', 'verify', 'inspect', 'review']
+const clock = (seconds) => [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60]
+  .map((part) => String(part).padStart(2, '0')).join(':')
+
+/**
+ * The endless loop a model falls into when it narrates the same step again and again: the step number
+ * and the time move on every line and the verb cycles through synonyms, so no line is ever repeated
+ * verbatim and only the novelty rule (numbers masked, word 3-grams) sees that nothing new is said.
+ * One sentence at a time, after the prologue.
+ */
+export function* counterLoop() {
+  yield* COUNTER_PROLOGUE
+  for (let step = 14; ; step++) {
+    yield `Step ${step} (${clock(9 * 3600 + 41 * 60 + 7 * step)}): I will ${VERBS[step % VERBS.length]} the build script and run the tests again before packing.\n`
+  }
+}
+
+/** The loop a scripted model streams, by the model id the e2e's overlay patch gives it. */
+export const LOOPS = { 'e2e-phrase-pool': phrasePoolLoop, 'e2e-counter-loop': counterLoop }

@@ -1,7 +1,8 @@
 /**
  * A scripted model for the e2e run of the real `dsh` CLI: a Cordis plugin that registers an `LlmAdapter`
- * under provider `e2e-scripted` (any model id), inserted into the headless profile by the overlay patch
- * `run.sh` writes. It makes no network call.
+ * under provider `e2e-scripted`, inserted into the headless profile by the overlay patch `run.sh` writes.
+ * The model id names the loop it falls into (`LOOPS` in script.mjs: `e2e-phrase-pool`, `e2e-counter-loop`),
+ * so each flow picks its loop in its patch as a user picks a model. It makes no network call.
  *
  * What it answers is decided from the request itself rather than from a call counter, so an extra or
  * missing call shows up as a wrong answer instead of a shifted script:
@@ -9,7 +10,7 @@
  *   through the web API to continue a cut session): `FOLLOW_UP_ANSWER`;
  * - a conversation request that carries the `loop-breaker` plugin's notice (a user-role message whose
  *   source is the plugin): the normal answer (`NORMAL_ANSWER`), which the headless runner must print;
- * - any other conversation request (the user's task): the endless phrase-pool loop, which only the live
+ * - any other conversation request (the user's task): the model's endless loop, which only the live
  *   plugin can stop (`run.sh` bounds the run with a timeout);
  * - an auxiliary call (`purpose`: session title, compaction): a short legal answer.
  * When `E2E_MODEL_REQUEST_LOG` names a file, every request appends one JSON line to it: what the model
@@ -17,7 +18,7 @@
  */
 import { appendFileSync } from 'node:fs'
 import { LlmAdapter } from '@deepseek-ai/dsh-llm'
-import { FOLLOW_UP_ANSWER, FOLLOW_UP_TASK, NORMAL_ANSWER, TITLE, phrasePoolLoop } from './script.mjs'
+import { FOLLOW_UP_ANSWER, FOLLOW_UP_TASK, LOOPS, NORMAL_ANSWER, TITLE } from './script.mjs'
 
 export const name = 'e2e-scripted-model'
 export const inject = ['llm']
@@ -35,10 +36,10 @@ async function* answer(text) {
 }
 
 /** One sentence per delta, a macrotask apart like network reads, until the consumer stops pulling. */
-async function* loop(signal) {
+async function* loop(sentences, signal) {
   let text = ''
   yield { type: 'block-start', index: 0, blockType: 'text' }
-  for (const sentence of phrasePoolLoop()) {
+  for (const sentence of sentences) {
     await tick()
     if (signal?.aborted) {
       yield { type: 'block-end', index: 0, block: { type: 'text', text } }
@@ -69,6 +70,7 @@ function logRequest(answer, options) {
 
 class ScriptedModel extends LlmAdapter {
   resolveModel(provider, model) {
+    if (!Object.hasOwn(LOOPS, model)) return Promise.reject(new Error(`e2e-scripted has no model ${model}; it has ${Object.keys(LOOPS).join(', ')}`))
     return Promise.resolve({ provider, id: model, name: model, context: { contextWindow: 128_000 } })
   }
   stream(options) {
@@ -80,7 +82,7 @@ class ScriptedModel extends LlmAdapter {
     if (options.purpose !== undefined) return ['title', answer(TITLE)]
     if (latestUserText(options.messages) === FOLLOW_UP_TASK) return ['follow-up', answer(FOLLOW_UP_ANSWER)]
     if (options.messages.some(isLoopBreakerNotice)) return ['normal', answer(NORMAL_ANSWER)]
-    return ['loop', loop(options.signal)]
+    return ['loop', loop(LOOPS[options.model](), options.signal)]
   }
 }
 
