@@ -153,9 +153,10 @@ export const DETECTOR_SETTINGS = {
   // ── novelty: the recent text is made of grams already seen twice (novelty.ts) ───────────────────
   // Levels of evidence: the more of the window is familiar, the shorter the run that must hold it.
   // Calibration (dev/corpus-sweep.mjs, the false-trip corpus on reasoning and text): the longest prose
-  // run with 0.95 of its window familiar is ~720 chars (licence files bundling one licence several
-  // times, a changelog of dependency bumps); a sentence with a counter, a template token or a changing
-  // id is ~1.0 familiar from its third copy on, so 896 cuts it about 1,100-1,400 chars after onset.
+  // run with 0.95 of its window familiar is ~680 chars (moment-timezone's changelog, releases that
+  // each update the same data; ~720 before new material ended runs, licence bundles); a sentence with
+  // a counter, a template token or a changing id is ~1.0 familiar from its third copy on, so 896 cuts
+  // it about 950-1,350 chars after onset.
   noveltyMinSpan: {
     default: 896, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a mostly-prose reasoning/text stretch made of familiar word grams (seen twice before, with numbers and ids masked) that trips the novelty rule; 0 turns it off for reasoning and text.',
@@ -187,24 +188,27 @@ export const DETECTOR_SETTINGS = {
     default: 0.95, min: 0, max: 1, integer: false,
     description: 'Share of the window\'s word chars that must be in familiar grams (a gram seen once counts half) for the strongest level, held over noveltyMinSpan.',
   },
-  // A frame whose one word changes keeps 0.75-0.85 of its grams familiar; the corpus's longest prose run
-  // at 0.7 is ~1,230 chars (the licence bundles again).
+  // A frame whose one word changes keeps 0.75-0.85 of its grams familiar. Since new material ends a run
+  // (noveltyNewMaterialShare), no prose run of the corpus holds 0.7 over 768 chars (dev/corpus-sweep.mjs;
+  // 1,230 before, the licence bundles): 1,024 keeps a third over it and cuts a frame ~1,000-1,300 chars
+  // after onset.
   noveltyMiddleMinCoverage: {
     default: 0.7, min: 0, max: 1, integer: false,
     description: 'A lower share of familiar word chars in the window that trips the novelty rule when it holds over a mostly-prose run of noveltyMiddleMinSpan (a frame whose one word changes).',
   },
   noveltyMiddleMinSpan: {
-    default: 1408, min: 16, max: 262144, integer: true,
+    default: 1024, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyMiddleMinCoverage.',
   },
   // Paraphrase and a decision circled with the same openings and tails stay at 0.6-0.75 (their word
-  // combinations keep changing); the corpus's longest prose run at 0.6 is ~1,400 chars.
+  // combinations keep changing); no prose run of the corpus holds 0.6 over 1,024 chars once new
+  // material ends runs (1,400 before): 1,280 keeps a quarter over it.
   noveltyWeakMinCoverage: {
     default: 0.6, min: 0, max: 1, integer: false,
     description: 'A lower share of familiar word chars in the window that also trips the novelty rule when it holds over a mostly-prose run of noveltyWeakMinSpan.',
   },
   noveltyWeakMinSpan: {
-    default: 2048, min: 16, max: 262144, integer: true,
+    default: 1280, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
   },
   // Generated JSON and CSS records keep 0.97 of their grams familiar for 24 K and more (their names and
