@@ -15,6 +15,10 @@ export function isWordChar(code: number): boolean {
   return known === 2
 }
 
+export function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
+}
+
 export function isWhitespace(code: number): boolean {
   if (code < 0xa0) return code <= 32
   return code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b)

@@ -7,7 +7,7 @@
 // JSON). List markers and quotes open prose too, so they do not count as symbols. The unit rules
 // (units.ts) and the exact rules (cycle.ts, token-period.ts) ask such text for more evidence.
 
-import { isWhitespace, isWordChar } from './char-classes.ts'
+import { isDigit, isWhitespace, isWordChar } from './char-classes.ts'
 
 /** A line of code or data ends in one of ; { } ( ) [ ] , = > | \ (prose ends in a letter or . ! ? : 。). */
 export function endsLikeCode(code: number): boolean {
@@ -26,10 +26,6 @@ const MIN_BLOB_CHARS = 24
 const COMMA = 44
 const COLON = 58
 const QUOTE = 34
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57
-}
 
 /**
  * `separator` between `before` and `after` with no space after it is a data separator: a comma
@@ -79,7 +75,7 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
     if (code > 127) nonAscii++
     nonSpace++
     lastNonSpace = code
-    if (isWordChar(code) && !(code >= 48 && code <= 57)) letters++
+    if (isWordChar(code) && !isDigit(code)) letters++
   }
   // ASCII without a single space over a whole period: a blob (source-map mappings, base64, minified code).
   if (spaces === 0 && nonAscii === 0 && to - from >= MIN_BLOB_CHARS) return true

@@ -138,7 +138,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   readonly proseSums = new Float64Array(RING_MASK + 1)
   readonly slottedSums = new Float64Array(RING_MASK + 1)
   private readonly tokenSums = new Float64Array(RING_MASK + 1)
-  private readonly distanceSums = new Float64Array(RING_MASK + 1)
+  private readonly logDistanceSums = new Float64Array(RING_MASK + 1)
   private readonly recurringSums = new Float64Array(RING_MASK + 1)
   private units = 0
   /** The unit after which the window begins. */
@@ -224,14 +224,14 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const at = index & RING_MASK
     const before = (index - 1) & RING_MASK
     const first = index === 0
-    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, distanceSums, recurringSums } = this
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums } = this
     ends[at] = unit.end
     charSums[at] = (first ? 0 : charSums[before]) + chars
     creditSums[at] = (first ? 0 : creditSums[before]) + credit
     proseSums[at] = (first ? 0 : proseSums[before]) + (tier === PROSE ? chars : 0)
     slottedSums[at] = (first ? 0 : slottedSums[before]) + (tier === SLOTTED ? chars : 0)
     tokenSums[at] = (first ? 0 : tokenSums[before]) + tokens
-    distanceSums[at] = (first ? 0 : distanceSums[before]) + logDistance
+    logDistanceSums[at] = (first ? 0 : logDistanceSums[before]) + logDistance
     recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
     let start = Math.max(this.windowStart, index - RING_MASK)
@@ -245,7 +245,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // passage quoted a few times over is told from a loop by how many periods the run lasts.
     const windowTokens = tokenSums[at] - tokenSums[from]
     const recurringChars = recurringSums[at] - recurringSums[from]
-    const periodTokens = recurringChars > 0 ? 2 ** ((distanceSums[at] - distanceSums[from]) / recurringChars) : 0
+    const periodTokens = recurringChars > 0 ? 2 ** ((logDistanceSums[at] - logDistanceSums[from]) / recurringChars) : 0
     const period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
     const periodSpan = thresholds.minPeriods * period
     // A material that comes back every token or two is a list of the same item ("unknown, unknown",

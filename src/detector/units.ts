@@ -3,9 +3,10 @@
 // is built from the tokenizer's tokens (tokenizer.ts), so its text is normalised (white space
 // collapsed, ASCII lower-cased) and never kept: it travels as hashes. A line with no sentence end is
 // cut every `MAX_UNIT_CHARS` chars. Each unit carries what the rules need to judge it:
-//   - `key`: the hash of its normalised text (exact repetition, phrase-pool.ts), case-sensitive for data;
-//   - `dataLike`: the unit looks like data or quoted tool output rather than prose (data-like.ts):
-//     inside a fenced code block or a block comment, on the tool side (files), three or more tokens
+//   - `key`: the hash of its normalised text (exact repetition, phrase-pool.ts), case-sensitive for
+//     data (any unit of a file, on the tool side, too);
+//   - `shapedLikeData`: the unit looks like data or quoted tool output rather than prose by its own
+//     shape (data-like.ts): inside a fenced code block or a block comment, three or more tokens
 //     holding numbers or ids and making a quarter of its tokens or more (`slottedProse` when that is
 //     all: a retry line), its words mostly non-letters, a quarter of its tokens symbols alone, one
 //     char in 20 a bracket or an operator, two data separators with no space after them (a CSV
@@ -39,13 +40,12 @@ export interface Unit {
   key: number
   /** At least 2 chars and a letter or digit: syntax such as `}` or `|---|` is not a phrase. */
   counted: boolean
-  dataLike: boolean
   /**
    * Data-like only because several of its tokens hold changing values (a retry line with its request
    * id, time and status): otherwise a prose line, opening with a word and ending like a sentence.
    */
   slottedProse: boolean
-  /** Looks like data by its own shape, on any side (`dataLike` is also true of every unit of a file). */
+  /** Looks like data by its own shape, on any side. */
   shapedLikeData: boolean
 }
 
@@ -101,7 +101,7 @@ export class UnitReader implements TokenReader {
   private start = 0
   private tokenCount = 0
   private readonly unit: Unit = {
-    start: 0, end: 0, length: 0, key: 0, counted: false, dataLike: false, slottedProse: false, shapedLikeData: false,
+    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false,
   }
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
@@ -134,7 +134,7 @@ export class UnitReader implements TokenReader {
   /** Whether the current line's first unit opened like data. */
   private lineOpensLikeData = false
 
-  /** `allData`: every unit is data (the tool side, whose text is files). */
+  /** `allData`: every unit is keyed as data, case-sensitive (the tool side, whose text is files). */
   constructor(private first: UnitRule, private second: UnitRule, private allData: boolean) {}
 
   token(token: Token): Finding | undefined {
@@ -221,14 +221,12 @@ export class UnitReader implements TokenReader {
       || this.codeMarks >= 4 && this.codeMarks * CODE_MARK_SHARE >= this.nonSpace
       || this.tightSeparators >= MIN_TIGHT_SEPARATORS
     const slotted = this.slottedTokens >= 3 && this.slottedTokens * 4 >= this.tokenCount
-    const dataLike = this.allData || shaped || slotted
     const unit = this.unit
     unit.start = this.start
     unit.end = end
     unit.length = length
-    unit.key = dataLike ? this.caseHash : this.hash
+    unit.key = this.allData || shaped || slotted ? this.caseHash : this.hash
     unit.counted = counted
-    unit.dataLike = dataLike
     unit.slottedProse = slotted && !shaped
     unit.shapedLikeData = shaped || slotted
     this.hash = FNV_OFFSET
