@@ -17,7 +17,14 @@
 // share, the shorter the run that trips (levels of evidence): `minCoverage` over `minSpan` (a counter,
 // a template token, a changing id: nearly every gram familiar), `middleMinCoverage` over
 // `middleMinSpan` (a frame whose one word changes), `weakMinCoverage` over `weakMinSpan` (paraphrase,
-// a decision circled). Confidence (docs/detector.md#confidence): a run is judged as what most of its
+// a decision circled). The echo level reads plain sentences alone (units.ts: words, no number, markup
+// or syntax), where a gram seen once is evidence when it came back from near: `echoMinShare` of the
+// window seen before, from within `echoMaxPeriod` chars, over `echoMinSpan` and `echoMinPeriods`
+// periods. A paraphrase pool or a decision circled re-says its few ideas in sentences within a few
+// hundred chars, from its second round on; productive reasoning re-uses names and phrases but keeps
+// most of its grams new, and documentation that repeats itself (an API reference, a changelog)
+// carries markup. It cuts those pools ~1,000 chars after onset instead of the weak level's ~2,200.
+// Confidence (docs/detector.md#confidence): a run is judged as what most of its
 // units are. Prose takes the levels above; prose lines holding several changing values (a retry line
 // with its request id, time and status) take `slottedMinSpan` at the strongest level; text that looks
 // like data or quoted tool output (log lines, stack frames, table rows, code, a list of one repeated
@@ -74,6 +81,16 @@ export interface NoveltyThresholds {
   readonly newMaterialShare: number
   /** The period (chars) of the familiar material from which new material ends a familiar run. */
   readonly newMaterialMinPeriod: number
+  /** Echo level: the length of a run of plain sentences made of grams seen before; 0 turns the level off. */
+  readonly echoMinSpan: number
+  /** Share of the window's word chars in grams seen before (once is enough). */
+  readonly echoMinShare: number
+  /** Only material that comes back from within this many chars counts. */
+  readonly echoMaxPeriod: number
+  /** An echo run must also last this many periods. */
+  readonly echoMinPeriods: number
+  /** Share of the window's chars in plain sentences. */
+  readonly echoMinPlainShare: number
 }
 
 /** log2 of a positive integer, within 0.09: its exponent and a linear mantissa (cheaper than Math.log2 per token). */
@@ -140,6 +157,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly tokenSums = new Float64Array(RING_MASK + 1)
   private readonly logDistanceSums = new Float64Array(RING_MASK + 1)
   private readonly recurringSums = new Float64Array(RING_MASK + 1)
+  private readonly plainSums = new Float64Array(RING_MASK + 1)
   private units = 0
   /** The unit after which the window begins. */
   private windowStart = 0
@@ -148,10 +166,12 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly middle = new FamiliarRun()
   private readonly weak = new FamiliarRun()
   private readonly data = new FamiliarRun()
+  private readonly echo = new FamiliarRun()
   private readonly spans: Float64Array
   private readonly middleSpans: Float64Array
   private readonly weakSpans: Float64Array
   private readonly dataSpans: Float64Array
+  private readonly echoSpans: Float64Array
 
   constructor(readonly thresholds: NoveltyThresholds) {
     // Per tier of the run (prose, slotted prose, data), the span each level of evidence needs: data
@@ -160,6 +180,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.middleSpans = Float64Array.of(thresholds.middleMinSpan, Infinity, Infinity)
     this.weakSpans = Float64Array.of(thresholds.weakMinSpan, Infinity, Infinity)
     this.dataSpans = Float64Array.of(Infinity, Infinity, thresholds.dataMinSpan)
+    this.echoSpans = Float64Array.of(thresholds.echoMinSpan > 0 ? thresholds.echoMinSpan : Infinity, Infinity, Infinity)
   }
 
   token(token: Token): undefined {
@@ -224,7 +245,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const at = index & RING_MASK
     const before = (index - 1) & RING_MASK
     const first = index === 0
-    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums } = this
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums } = this
     ends[at] = unit.end
     charSums[at] = (first ? 0 : charSums[before]) + chars
     creditSums[at] = (first ? 0 : creditSums[before]) + credit
@@ -233,6 +254,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     tokenSums[at] = (first ? 0 : tokenSums[before]) + tokens
     logDistanceSums[at] = (first ? 0 : logDistanceSums[before]) + logDistance
     recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
+    plainSums[at] = (first ? 0 : plainSums[before]) + (unit.plainSentence ? chars : 0)
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
     let start = Math.max(this.windowStart, index - RING_MASK)
     while (start + 1 < index && unit.end - ends[(start + 1) & RING_MASK] >= thresholds.windowChars) start++
@@ -260,6 +282,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
       this.middle.stop()
       this.weak.stop()
       this.data.stop()
+      this.echo.stop()
       this.newMaterialUnit = index
       return undefined
     }
@@ -268,6 +291,27 @@ export class NoveltyRule implements TokenReader, UnitRule {
       ?? this.middle.follow(full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars, this, runFrom, at, unit.end, this.middleSpans, periodSpan, listLike)
       ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
       ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
+      ?? this.followEcho(full && recurringChars >= thresholds.echoMinShare * windowChars && period <= thresholds.echoMaxPeriod
+        && plainSums[at] - plainSums[from] >= thresholds.echoMinPlainShare * windowChars, runFrom, at, unit.end, period, listLike)
+  }
+
+  /**
+   * The echo level's run begins at the first unit of the window that is itself mostly echo, not at
+   * the window's head: its span is as short as the window, which reaches back into the text the loop
+   * echoes (a run measured from there would count what came before the loop).
+   */
+  private followEcho(familiar: boolean, from: number, at: number, end: number, period: number, listLike: boolean): Finding | undefined {
+    const { charSums, recurringSums, thresholds } = this
+    let start = from
+    if (familiar && !this.echo.running) {
+      while (start !== at) {
+        const next = (start + 1) & RING_MASK
+        const chars = charSums[next] - charSums[start]
+        if (chars > 0 && recurringSums[next] - recurringSums[start] >= thresholds.echoMinShare * chars) break
+        start = next
+      }
+    }
+    return this.echo.follow(familiar, this, start, at, end, this.echoSpans, thresholds.echoMinPeriods * period, listLike)
   }
 }
 
@@ -280,6 +324,11 @@ class FamiliarRun {
 
   stop(): void {
     this.start = -1
+  }
+
+  /** A run is in progress (its start is fixed). */
+  get running(): boolean {
+    return this.start >= 0
   }
 
   /** The window ending at ring slot `at` (beginning after slot `from`) is familiar at this level or not. */

@@ -211,6 +211,38 @@ export const DETECTOR_SETTINGS = {
     default: 1280, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
   },
+  // The echo level: plain sentences (units.ts: words alone, no number, markup or syntax) whose material
+  // comes straight back, a gram seen once enough. A paraphrase pool and a decision circled bring back
+  // 0.55 of their grams from within ~200-350 chars by 800-1,100 chars after onset, and keep it; realistic
+  // productive reasoning and answers (test/fixtures/detector/reasoning, en and zh) stay at 0.06-0.30,
+  // the user's own documents (shared/seeds) at 0.22 or under in their plain prose. The corpus's plain
+  // prose never holds 0.55 from within 400 chars over 512 (dev/corpus-sweep.mjs: even 0.4 within 600
+  // over 256 trips nothing): what repeats in documentation carries markup (an API reference's
+  // `name` entries, a changelog's links, a table), which is why only plain sentences count.
+  noveltyEchoMinSpan: {
+    default: 512, min: 0, max: 262144, integer: true,
+    description: 'Length (chars) of a run of plain sentences (words alone) made of grams seen before, once is enough, that trips the novelty rule\'s echo level in reasoning/text; 0 turns the echo level off.',
+  },
+  noveltyEchoMinShare: {
+    default: 0.55, min: 0, max: 1, integer: false,
+    description: 'Share of the window\'s word chars in grams seen before (once is enough) at the echo level.',
+  },
+  noveltyEchoMaxPeriod: {
+    default: 400, min: 1, max: 262144, integer: true,
+    description: 'The echo level counts only material that comes back from within this many chars (the geometric mean of its grams\' distances back).',
+  },
+  // A passage said twice in a row makes a familiar run of one period (its second copy): 2.5 periods let
+  // it through with a margin (fastq's README, a few plain sentences repeated under each API entry,
+  // reaches 2 periods); a pool goes on.
+  noveltyEchoMinPeriods: {
+    default: 2.5, min: 0, max: 64, integer: false,
+    description: 'An echo run must also last this many times the distance back to where its material was seen before.',
+  },
+  // Three quarters: a loop of sentences may carry an odd line of something else (a heading, a number).
+  noveltyEchoMinPlainShare: {
+    default: 0.75, min: 0, max: 1, integer: false,
+    description: 'Share of the window\'s chars that must be in plain sentences (words alone: no number, markup or syntax) for the echo level.',
+  },
   // Generated JSON and CSS records keep 0.97 of their grams familiar for 24 K and more (their names and
   // values change); a loop of rows that differ only in an index stays at 1.0.
   noveltyDataMinCoverage: {

@@ -83,6 +83,12 @@ export class SideScanner {
       minPeriods: config.noveltyMinPeriods,
       newMaterialShare: config.noveltyNewMaterialShare,
       newMaterialMinPeriod: config.noveltyNewMaterialMinPeriod,
+      // Files repeat their wording legitimately: prose written into one is judged at the tool side's span.
+      echoMinSpan: tool ? 0 : config.noveltyEchoMinSpan,
+      echoMinShare: config.noveltyEchoMinShare,
+      echoMaxPeriod: config.noveltyEchoMaxPeriod,
+      echoMinPeriods: config.noveltyEchoMinPeriods,
+      echoMinPlainShare: config.noveltyEchoMinPlainShare,
     })
     this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule({

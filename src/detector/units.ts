@@ -15,10 +15,13 @@
 //     (`INFO`, `at`, ...) or indentation, or ends like code. Such text repeats
 //     legitimately (quoted logs, data rows, tables), so the rules ask it for more evidence (see
 //     docs/detector.md#confidence); its key is also case-sensitive, so a test matrix whose rows differ
-//     only in letter case is not a repeat.
+//     only in letter case is not a repeat;
+//   - `plainSentence`: words and nothing else (it opens with a letter of any script; no number or
+//     id, no bracket, operator or markup), as a model writes when it talks to itself; the novelty
+//     rule's echo level reads only such text.
 
-import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
-import { MIN_TIGHT_SEPARATORS, endsLikeCode, opensLikeData } from './data-like.ts'
+import { FNV_OFFSET, FNV_PRIME, isWordChar } from './char-classes.ts'
+import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
@@ -47,6 +50,8 @@ export interface Unit {
   slottedProse: boolean
   /** Looks like data by its own shape, on any side. */
   shapedLikeData: boolean
+  /** Words alone: it opens with a letter, holds no number or id, no bracket, operator or markup, and is not data-like. */
+  plainSentence: boolean
 }
 
 export interface UnitRule {
@@ -101,7 +106,7 @@ export class UnitReader implements TokenReader {
   private start = 0
   private tokenCount = 0
   private readonly unit: Unit = {
-    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false,
+    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false,
   }
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
@@ -131,6 +136,8 @@ export class UnitReader implements TokenReader {
   private afterCut = false
   /** The unit being read began at a cut. */
   private cutPiece = false
+  /** The unit holds something other than words: a number or id, a bracket or operator, markup. */
+  private marked = false
   /** Whether the current line's first unit opened like data. */
   private lineOpensLikeData = false
 
@@ -153,7 +160,10 @@ export class UnitReader implements TokenReader {
     if (this.inComment && token.lastCode === SLASH && token.beforeLastCode === STAR) this.inComment = false
     // A backslash escape in a token (`\n`, `\"`, `\u00e9`) is a string literal's or a path's: code or data.
     if (token.firstCode === BACKSLASH || token.beforeLastCode === BACKSLASH) this.escaped = true
+    if (token.slots > 0 || token.codeMarks > 0 || isMarkupChar(token.firstCode) || isMarkupChar(token.lastCode)
+      || isMarkupChar(token.secondCode) || isMarkupChar(token.beforeLastCode)) this.marked = true
     if (this.length === 0) {
+      if (!isWordChar(token.firstCode)) this.marked = true
       this.start = token.start
       const code = token.firstCode
       const template = code === LESS_THAN && isTemplateBar(token.secondCode)
@@ -229,6 +239,7 @@ export class UnitReader implements TokenReader {
     unit.counted = counted
     unit.slottedProse = slotted && !shaped
     unit.shapedLikeData = shaped || slotted
+    unit.plainSentence = !shaped && !slotted && !this.marked
     this.hash = FNV_OFFSET
     this.caseHash = FNV_OFFSET
     this.length = 0
@@ -240,6 +251,7 @@ export class UnitReader implements TokenReader {
     this.codeMarks = 0
     this.tightSeparators = 0
     this.escaped = false
+    this.marked = false
     this.nonSpace = 0
     return this.first.unit(unit) ?? this.second.unit(unit)
   }

@@ -2,7 +2,7 @@
 // through. The loop shapes at every delta size and side are test/detector/shape-sweep.test.ts's.
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
-import { counterLoop, longSentences, nounFrameLoop } from '../fixtures/detector/shapes.mjs'
+import { circlingDecisionLoop, counterLoop, longSentences, nounFrameLoop, paraphrasePoolLoop } from '../fixtures/detector/shapes.mjs'
 import { PROSE_EN, productiveProse } from '../fixtures/detector/loops.mjs'
 import { feed, feedFixed } from './feed.ts'
 
@@ -25,11 +25,13 @@ describe('novelty', () => {
     }
   })
 
-  it('cuts a frame whose one word changes at the middle level, later than a counter', () => {
+  it('cuts a frame whose one word changes at the middle level, later than a counter (the echo level, reading its plain sentences, sooner)', () => {
     const counter = counterLoop({ seed: 1, side: 'text', prefixChars: 0, loopChars: 6000 })
     const frame = nounFrameLoop({ seed: 1, side: 'text', prefixChars: 0, loopChars: 6000 })
-    const counterTrip = feed(counter.text, 'text', { config: exactRulesOff })!
-    const frameTrip = feed(frame.text, 'text', { config: exactRulesOff })!
+    const echoOff = { ...exactRulesOff, noveltyEchoMinSpan: 0 }
+    const counterTrip = feed(counter.text, 'text', { config: echoOff })!
+    const frameTrip = feed(frame.text, 'text', { config: echoOff })!
+    expect(feed(frame.text, 'text', { config: exactRulesOff })!.at).toBeLessThan(frameTrip.at)
     expect(frameTrip.rule).toBe('novelty')
     expect(frameTrip.at - frameTrip.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyMiddleMinSpan)
     expect(frameTrip.at).toBeGreaterThan(counterTrip.at)
@@ -66,6 +68,43 @@ describe('novelty', () => {
     // The headers are what lets the bundle through: with new material never ending a run, it is cut.
     expect(feed(bundle, 'text', { config: { ...exactRulesOff, noveltyNewMaterialMinPeriod: 262144 } })?.rule).toBe('novelty')
     expect(feed(bundle, 'text', { config: { ...exactRulesOff, noveltyNewMaterialShare: 0 } })?.rule).toBe('novelty')
+  })
+
+  it('cuts a paraphrase pool and a decision circled at the echo level, about 1,000 chars after onset', () => {
+    for (const shape of [paraphrasePoolLoop, circlingDecisionLoop]) {
+      for (const language of ['en', 'zh'] as const) {
+        const { text, onset } = shape({ seed: 3, language, side: 'reasoning', prefixChars: 3000, loopChars: 8000 })
+        const trip = feed(text, 'reasoning', { config: exactRulesOff })
+        expect(trip?.rule, `${shape.name} ${language}`).toBe('novelty')
+        expect(trip!.at - onset, `${shape.name} ${language}`).toBeLessThan(1200)
+        // With the echo level off, the weak level cuts the same pool, later (seen-twice grams only).
+        const weak = feed(text, 'reasoning', { config: { ...exactRulesOff, noveltyEchoMinSpan: 0 } })
+        expect(weak?.rule, `${shape.name} ${language}`).toBe('novelty')
+        expect(weak!.at, `${shape.name} ${language}`).toBeGreaterThan(trip!.at)
+      }
+    }
+  })
+
+  it('reads only plain sentences at the echo level: the same pool as list items with code spans waits for the weak level', () => {
+    const { text, onset } = paraphrasePoolLoop({ seed: 3, side: 'reasoning', prefixChars: 3000, loopChars: 8000 })
+    const plain = feed(text, 'reasoning', { config: exactRulesOff })!
+    // Every sentence a list item naming a file in a code span: documentation's shape, not a model talking to itself.
+    const listed = text.slice(0, onset) + text.slice(onset).replace(/([^.\n]+\.) ?/g, '- $1 See `notes.md`.\n')
+    const trip = feed(listed, 'reasoning', { config: exactRulesOff })
+    expect(trip?.rule).toBe('novelty')
+    expect(trip!.at - onset).toBeGreaterThan(2 * (plain.at - onset))
+  })
+
+  it('lets a plain paragraph said twice in a row through at the echo level (one period of familiar text)', () => {
+    for (const language of ['en', 'zh'] as const) {
+      const paragraph = language === 'zh'
+        ? '我先把计划再说一遍，免得漏掉什么。第一步是把分页从偏移量改成游标，这样清理任务删掉旧数据时不会让后面的批次跳过任何一行。第二步是在导入结束时比较源表和目标表的总数，不一致就报错并停下来。第三步是把最近三次丢失的数据补导回去，然后再跑一遍核对脚本。第四步是在清理任务和导入任务之间加一把锁，两者不再同时运行。最后把这次排查的经过写进运维手册，说明为什么偏移量分页在数据会被删除的表上不可靠，以后新写的导入脚本一律用游标，并且在代码评审的检查清单里加上这一条。另外，补导之前要先确认目标表里没有这些行的残留，否则唯一键会冲突，补导会在中途失败；确认的办法是按主键区间分批查询，每批一千行，只记录缺失的主键，查完以后再统一补导，补导完成后把缺失主键的清单和补导的行数一起附在事故记录里，方便以后回头核对。'
+        : 'So the plan, once more, to be sure I have not missed anything. First the pagination moves from offsets to a cursor, so that the cleanup job deleting old rows can no longer make a later batch skip rows. Then the import compares the row counts of the source and the target at the end and stops with an error when they differ. Last, the rows lost in the three bad runs are imported again and the check runs once more.'
+      const text = productiveProse(3000, language, 5) + paragraph + '\n' + paragraph + '\n' + productiveProse(3000, language, 6)
+      for (const side of ['reasoning', 'text'] as const) expect(feed(text, side, { config: exactRulesOff }), `${language} ${side}`).toBeUndefined()
+      // The periods the run must last are what let it through: without them the second copy is a run.
+      expect(feed(text, 'text', { config: { ...exactRulesOff, noveltyEchoMinPeriods: 0, noveltyEchoMinSpan: 256 } })?.rule, language).toBe('novelty')
+    }
   })
 
   it('takes a gram of values alone (a table of numbers or code points) as no evidence', () => {

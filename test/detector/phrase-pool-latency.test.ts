@@ -50,18 +50,20 @@ describe('phrase-pool latency over pools of 3–12 units of 3–120 chars, after
     }
   }
 
-  it('the end-to-end run\'s pool (5 sentences of 45–65 chars, one per line) trips within 1,200 chars, loopStart 0', () => {
-    const detector = new StreamDetector()
-    let streamed = 0
-    for (const sentence of phrasePoolLoop()) {
-      const trip = detector.push('text', sentence)
-      streamed += sentence.length
-      if (trip) {
-        expect(trip).toMatchObject({ rule: 'phrase-pool', side: 'text', loopStart: 0 })
-        expect(trip.at).toBeLessThanOrEqual(1200)
-        return
+  it('the end-to-end run\'s pool (5 sentences of 45–65 chars, one per line) trips within 1,200 chars, loopStart 0; the novelty rule\'s echo level cuts it sooner', () => {
+    const cut = (config: Partial<typeof DEFAULT_CONFIG>) => {
+      const detector = new StreamDetector(config)
+      for (const sentence of phrasePoolLoop()) {
+        const trip = detector.push('text', sentence)
+        if (trip) return trip
       }
-      expect(streamed).toBeLessThan(1200)
     }
+    const pool = cut({ noveltyEchoMinSpan: 0 })
+    expect(pool).toMatchObject({ rule: 'phrase-pool', side: 'text', loopStart: 0 })
+    expect(pool!.at).toBeLessThanOrEqual(1200)
+    // Its plain sentences come straight back from its second round on.
+    const echo = cut({})
+    expect(echo).toMatchObject({ rule: 'novelty', side: 'text' })
+    expect(echo!.at).toBeLessThan(pool!.at)
   })
 })

@@ -24,10 +24,14 @@ describe('phrase pool', () => {
     expect(trip!.repeatedChars).toBeGreaterThanOrEqual(512)
   })
 
-  it('has no period for the cycle rule to find, so it is the rule that catches this shape', () => {
+  it('has no period for the cycle rule to find, so it is the rule that catches this shape (the novelty rule\'s echo level, reading plain sentences, sooner)', () => {
     const pool = reshuffled(SEED_POOL_EN, '\n', 40_000)
     expect(feed(pool, 'reasoning', { config: { reasoningPoolMinRepeatedChars: 0, tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 } })).toBeUndefined()
-    expect(feed(pool, 'reasoning')?.rule).toBe('phrase-pool')
+    const byPool = feed(pool, 'reasoning', { config: { noveltyEchoMinSpan: 0 } })
+    expect(byPool?.rule).toBe('phrase-pool')
+    const byEcho = feed(pool, 'reasoning')
+    expect(byEcho?.rule).toBe('novelty')
+    expect(byEcho!.at).toBeLessThan(byPool!.at)
   })
 
   it('lets a code block quoted two and three times through (every line seen ~2–3 times)', () => {
