@@ -50,7 +50,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     const { host, agent, upstreamReturns } = await loopThenAnswer([{ type: 'reasoning', deltas: toDeltas(reasoning) }])
 
     const [cut] = eventsOf(agent, 'loop-breaker/break')
-    expect(cut).toMatchObject({ turn: 1, step: 1, rule: 'phrase-pool', side: 'reasoning', level: 1, action: 'remind' })
+    expect(cut).toMatchObject({ turn: 1, step: 1, rule: 'novelty', side: 'reasoning', level: 1, action: 'remind' })
     expect(upstreamReturns()).toBe(1)
 
     const [first, second] = eventsOf(agent, 'assistant/message').map((data) => data.message)
@@ -70,7 +70,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     expect(lastMessageText(next)).toContain('its reasoning fell into a repetition loop')
     const source = (next.messages.at(-1) as any).source
     expect(source).toMatchObject({ kind: 'plugin', plugin: 'loop-breaker', form: 'notice' })
-    expect(source.summary).toBe('loop-breaker remind: phrase-pool / reasoning / ' + cut.repeatedChars.toLocaleString('en-US'))
+    expect(source.summary).toBe('loop-breaker remind: novelty / reasoning / ' + cut.repeatedChars.toLocaleString('en-US'))
     expect((next.messages.find((message: any) => message.role === 'assistant') as any).content[0].text).toBe(trimmed)
     expect(second.content[0].text).toBe('Continuing with the task.')
     expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'completed' } }])

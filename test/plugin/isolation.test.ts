@@ -61,9 +61,9 @@ describe('state per agent, fail-open, unguarded calls', () => {
 
     for (const [i, agent] of agents.entries()) {
       const actions = eventsOf(agent, 'loop-breaker/break').map((event) => `${event.rule}:${event.action}`)
-      if (i % 4 === 0) expect(actions).toEqual(['phrase-pool:remind', 'phrase-pool:replan', 'phrase-pool:cancel'])
+      if (i % 4 === 0) expect(actions).toEqual(['novelty:remind', 'novelty:replan', 'novelty:cancel'])
       if (i % 4 === 1) expect(actions).toEqual(['cycle:remind'])
-      if (i % 4 === 2) expect(actions).toEqual(['phrase-pool:remind'])
+      if (i % 4 === 2) expect(actions).toEqual(['novelty:remind'])
       if (i % 4 === 3) expect(actions).toEqual([])
       const requests = host.adapter.requests.filter((request) => request.sessionId === agent.session.id)
       const notices = requests.filter((request) => (request.messages.at(-1) as any).source?.kind === 'plugin')

@@ -38,12 +38,12 @@ describe('analyze-session --json', () => {
     const log = await readSession(loop)
     const replay = new SessionReplay(detector)
     expect(document.files[0].calls.map((call: any) => call.break)).toEqual(log.calls.map((call) => replay.call(call).break))
-    expect(document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool', side: 'reasoning' })
+    expect(document.files[0].calls[0].break).toMatchObject({ rule: 'novelty', side: 'reasoning' })
   })
 
   it('--set changes a setting; a rule switched off no longer fires', async () => {
-    const { document } = await json('--set', 'reasoningPoolMinRepeatedChars=0', loop)
-    expect(document.files[0].calls[0].break?.rule).not.toBe('phrase-pool')
+    const { document } = await json('--set', 'noveltyEchoMinSpan=0', loop)
+    expect(document.files[0].calls[0].break?.rule).not.toBe('novelty')
   })
 
   it('--config reads the loop-breaker row of Cordis patch files, later files winning; --set wins over both', async () => {
@@ -55,17 +55,17 @@ describe('analyze-session --json', () => {
       '  disabled: true',
       '- id: loop-breaker',
       '  config:',
-      '    reasoningPoolMinRepeatedChars: 0   # off',
+      '    noveltyEchoMinSpan: 0   # off',
       '    escalate: warn',
     ].join('\n'))
-    await writeFile(second, '- id: loop-breaker\n  config:\n    reasoningPoolMinRepeatedChars: 256\n')
+    await writeFile(second, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpan: 384\n')
     const off = await json('--config', first, loop)
-    expect(off.document.files[0].calls[0].break?.rule).not.toBe('phrase-pool')
+    expect(off.document.files[0].calls[0].break?.rule).not.toBe('novelty')
     expect(off.stderr).toContain('not detector settings, ignored: escalate')
     const on = await json('--config', first, '--config', second, loop)
-    expect(on.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
-    const overridden = await json('--config', second, '--set', 'reasoningPoolMinRepeatedChars=0', loop)
-    expect(overridden.document.files[0].calls[0].break?.rule).not.toBe('phrase-pool')
+    expect(on.document.files[0].calls[0].break).toMatchObject({ rule: 'novelty' })
+    const overridden = await json('--config', second, '--set', 'noveltyEchoMinSpan=0', loop)
+    expect(overridden.document.files[0].calls[0].break?.rule).not.toBe('novelty')
   })
 
   it('--jobs spreads files over worker threads without changing the result', async () => {
@@ -92,12 +92,12 @@ describe('analyze-session human output', () => {
     expect(stdout).toContain(`${loop}  (rc.8, 2 calls)`)
     expect(stdout).toMatch(/call\s+end\s+reasoning\s+text\s+tool\s+verdict\s+rule\s+side@at\s+repeated\s+recorded/)
     // The live plugin cut this call where the replay trips, and steered the model: no disagreement.
-    const [, at] = /1\.1\s+stop\s+\d+\s+0\s+-\s+break\s+phrase-pool\s+reasoning@(\d+)\s+\d+\s+remind \(phrase-pool reasoning@(\d+)\)\s+-\n/.exec(stdout)!
-    expect(stdout).toContain(`remind (phrase-pool reasoning@${at})`)
+    const [, at] = /1\.1\s+stop\s+\d+\s+0\s+-\s+break\s+novelty\s+reasoning@(\d+)\s+\d+\s+remind \(novelty reasoning@(\d+)\)\s+-\n/.exec(stdout)!
+    expect(stdout).toContain(`remind (novelty reasoning@${at})`)
     expect(stdout).not.toContain('≠')
     expect(stdout).toMatch(/1\.2\s+stop\s+0\s+100\s+-\s+ok/)
     expect(stdout).toMatch(/2\.1 #2\s+stop/)
-    expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\), 0 continuation\(s\), 0 crop\(s\)\n\s+phrase-pool\s+1/)
+    expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\), 0 continuation\(s\), 0 crop\(s\)\n\s+novelty\s+1/)
   })
 
   it('on a terminal, draws a progress line on stderr and clears it before the report', () => {
@@ -119,7 +119,7 @@ describe('analyze-session human output', () => {
 
   it('on a session recorded without the plugin, shows where it would have cut', async () => {
     const { stdout } = await analyze(uncut)
-    expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-\s+-\n/)
+    expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+novelty\s+reasoning@\d+\s+\d+\s+-\s+-\n/)
   })
 
   it('--sweep covers the near-repetition settings: a session recorded without the plugin, its steps looping without a verbatim unit', async () => {
@@ -134,9 +134,10 @@ describe('analyze-session human output', () => {
   })
 
   it('--sweep counts breaks per value of one setting', async () => {
-    const { code, stdout } = await analyze('--sweep', 'reasoningPoolMinRepeatedChars=0,512', loop, work)
+    const { code, stdout } = await analyze('--sweep', 'noveltyEchoMinSpan=0,512', loop, work)
     expect(code).toBe(0)
-    expect(stdout).toMatch(/Sweep of reasoningPoolMinRepeatedChars over all inputs:\n\s+reasoningPoolMinRepeatedChars\s+breaks\s+stalls\n\s+0\s+\d+\s+0\n\s+512\s+1\s+0/)
+    // Off, nothing else cuts the loop before its log ends at the cut.
+    expect(stdout).toMatch(/Sweep of noveltyEchoMinSpan over all inputs:\n\s+noveltyEchoMinSpan\s+breaks\s+stalls\n\s+0\s+0\s+0\n\s+512\s+1\s+0/)
   })
 })
 
@@ -155,12 +156,12 @@ describe('comparing the replay with what the plugin did', () => {
   })
 
   it('a setting raised above what the log holds (it ends at the cut) cannot be judged, and is not a disagreement', async () => {
-    const { stdout } = await analyze('--set', 'reasoningPoolMinRepeatedChars=1000', loop)
-    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+ok .*remind \(phrase-pool reasoning@1410\)\s+-\s+\? cannot judge: the log ends at the cut \(at 1410\)\n/)
+    const { stdout } = await analyze('--set', 'noveltyEchoMinSpan=2048', loop)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1027\s+0\s+-\s+ok .*remind \(novelty reasoning@1027\)\s+-\s+\? cannot judge: the log ends at the cut \(at 1027\)\n/)
     expect(stdout).toContain('Summary: 1 file(s), 2 calls, 0 break(s), 0 stall(s), 0 continuation(s), 0 crop(s), 1 call(s) the replay cannot judge\n')
     expect(stdout).toContain('A call marked "cannot judge" was cut by the live plugin: its log ends at the cut')
     expect(stdout).not.toContain('≠')
-    const { document } = await json('--set', 'reasoningPoolMinRepeatedChars=1000', loop)
+    const { document } = await json('--set', 'noveltyEchoMinSpan=2048', loop)
     expect(document.summary).toMatchObject({ disagreements: 0, cannotJudge: 1 })
   })
 
@@ -175,16 +176,16 @@ describe('comparing the replay with what the plugin did', () => {
 
     const { code, stdout } = await analyze(file)
     expect(code).toBe(0)
-    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+break\s+phrase-pool\s+reasoning@1410\s+709\s+cut by the plugin \(no journal: reasoning\)\s+-\n/)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1027\s+0\s+-\s+break\s+novelty\s+reasoning@1027\s+515\s+cut by the plugin \(no journal: reasoning\)\s+-\n/)
     expect(stdout).not.toContain('≠')
     const { document } = await json(file)
-    expect(document.files[0].calls[0].trace).toEqual({ side: 'reasoning', removedChars: 913, notice: 'loop-breaker remind：phrase-pool / 思考过程 / 709' })
+    expect(document.files[0].calls[0].trace).toEqual({ side: 'reasoning', removedChars: 531, notice: 'loop-breaker remind: novelty / reasoning / 515' })
     expect(document.files[0].calls[0].recorded).toBeNull()
     expect(document.files[0].calls[1].trace).toBeNull()
 
     // A replay that does not trip where the log ends cannot judge; one tripping on another side disagrees.
-    const patient = await json('--set', 'reasoningPoolMinRepeatedChars=1000', file)
-    expect(patient.document.files[0].calls[0].comparison).toEqual({ kind: 'cannot-judge', message: 'cannot judge: the log ends at the cut (at 1410)' })
+    const patient = await json('--set', 'noveltyEchoMinSpan=2048', file)
+    expect(patient.document.files[0].calls[0].comparison).toEqual({ kind: 'cannot-judge', message: 'cannot judge: the log ends at the cut (at 1027)' })
   })
 })
 
@@ -318,12 +319,12 @@ describe('usage', () => {
     await writeFile(fresh, '[]\n')
     const plain = await json('--config', 'cordis.patch.yml', '--config', fresh, loop)
     expect(plain.code).toBe(0)
-    expect(plain.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
+    expect(plain.document.files[0].calls[0].break).toMatchObject({ rule: 'novelty' })
     const flow = join(scratch, 'flow.patch.yml')
-    await writeFile(flow, '- id: other\n  config: &off\n    reasoningPoolMinRepeatedChars: 0\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
+    await writeFile(flow, '- id: other\n  config: &off\n    noveltyEchoMinSpan: 0\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
     const off = await json('--config', flow, loop)
     expect(off.code).toBe(0)
-    expect(off.document.files[0].calls[0].break?.rule).not.toBe('phrase-pool')
+    expect(off.document.files[0].calls[0].break?.rule).not.toBe('novelty')
     const js = join(scratch, 'js.patch.yml')
     await writeFile(js, '- id: loop-breaker\n  config:\n    reasoningPoolMinRepeatedChars: !!js 2 * 256\n')
     const refused = await analyze('--config', js, loop)

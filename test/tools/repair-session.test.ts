@@ -35,7 +35,7 @@ function expectedRepair(original: string): { text: string; rewritten: number } {
 
 describe('repair-session', () => {
   it.each(['phrase-pool', 'stall'])('rewrites the old events of %s.rc8 as hook/result, every other line byte for byte, zstd in and out', async (name) => {
-    const input = `${fixtures}/${name}.rc8.jsonl.zstd`
+    const input = `${fixtures}/${name}.0.1.0.rc8.jsonl.zstd`
     const output = join(scratch, `${name}.jsonl.zstd`)
     const original = text(await readFile(input))
     const expected = expectedRepair(original)
@@ -60,7 +60,7 @@ describe('repair-session', () => {
   })
 
   it('plain JSONL in, plain JSONL out', async () => {
-    const original = text(await readFile(`${fixtures}/stall.rc8.jsonl.zstd`))
+    const original = text(await readFile(`${fixtures}/stall.0.1.0.rc8.jsonl.zstd`))
     const input = join(scratch, 'plain.jsonl')
     const output = join(scratch, 'plain-repaired.jsonl')
     await writeFile(input, original)
@@ -78,20 +78,20 @@ describe('repair-session', () => {
 
   it('--dry-run says what it would rewrite and writes nothing', async () => {
     const output = join(scratch, 'dry.jsonl.zstd')
-    const { code, stdout } = await repair('--dry-run', `${fixtures}/stall.rc8.jsonl.zstd`, output)
+    const { code, stdout } = await repair('--dry-run', `${fixtures}/stall.0.1.0.rc8.jsonl.zstd`, output)
     expect(code).toBe(0)
-    expect(stdout).toBe(`${fixtures}/stall.rc8.jsonl.zstd: would rewrite loop-breaker/stall ×2 as hook/result (zstd, 89 lines); nothing written\n`)
+    expect(stdout).toBe(`${fixtures}/stall.0.1.0.rc8.jsonl.zstd: would rewrite loop-breaker/stall ×2 as hook/result (zstd, 89 lines); nothing written\n`)
     expect(await exists(output)).toBe(false)
   })
 
   it('never overwrites an existing output without --force', async () => {
     const output = join(scratch, 'existing.jsonl.zstd')
     await writeFile(output, 'keep me')
-    const refused = await repair(`${fixtures}/stall.rc8.jsonl.zstd`, output)
+    const refused = await repair(`${fixtures}/stall.0.1.0.rc8.jsonl.zstd`, output)
     expect(refused.code).toBe(2)
     expect(refused.stderr).toBe(`repair-session: ${output} exists: pass --force to overwrite it\nRun with --help for usage.\n`)
     expect(await readFile(output, 'utf8')).toBe('keep me')
-    expect((await repair('--force', `${fixtures}/stall.rc8.jsonl.zstd`, output)).code).toBe(0)
+    expect((await repair('--force', `${fixtures}/stall.0.1.0.rc8.jsonl.zstd`, output)).code).toBe(0)
     expect(text(await readFile(output))).toContain('"type":"hook/result"')
   })
 
@@ -100,7 +100,7 @@ describe('repair-session', () => {
     const log = join(dir, 'session.jsonl.zstd')
     await rm(dir, { recursive: true, force: true })
     await mkdir(dir)
-    await copyFile(`${fixtures}/phrase-pool.rc8.jsonl.zstd`, log)
+    await copyFile(`${fixtures}/phrase-pool.0.1.0.rc8.jsonl.zstd`, log)
     const original = await readFile(log)
 
     const refused = await repair(log)
@@ -118,7 +118,7 @@ describe('repair-session', () => {
     expect((await repair('--force', log)).stdout).toContain('nothing to repair')
 
     // A .bak is never overwritten; --no-backup keeps none.
-    await copyFile(`${fixtures}/stall.rc8.jsonl.zstd`, log)
+    await copyFile(`${fixtures}/stall.0.1.0.rc8.jsonl.zstd`, log)
     const kept = await repair('--force', log)
     expect(kept.code).toBe(2)
     expect(kept.stderr).toContain(`${log}.bak exists and is never overwritten: move it away, or pass --no-backup`)
@@ -132,7 +132,7 @@ describe('repair-session', () => {
     expect(notLog.code).toBe(2)
     expect(notLog.stderr).toBe('repair-session: package.json: not a DSH session log (no session header on line 1)\n')
 
-    const bytes = await readFile(`${fixtures}/stall.rc8.jsonl.zstd`)
+    const bytes = await readFile(`${fixtures}/stall.0.1.0.rc8.jsonl.zstd`)
     const torn = join(scratch, 'torn.jsonl.zstd')
     const output = join(scratch, 'torn-out.jsonl.zstd')
     await writeFile(torn, bytes.subarray(0, bytes.length - 30))
