@@ -156,23 +156,25 @@ grep -q '^# == .*dsh-loop-breaker' "$work/row-installed.txt" ||
 
 # ── 3. a user patch tunes a threshold ───────────────────────────────────────────────────────────────
 step "3. the profile's cordis.patch.yml changes a threshold; the dump reflects it"
-# A more patient phrase-pool rule (a user whose model restates its plan at length on purpose): it wants
-# 1,536 repeated characters, in a 2,048-character window, before it cuts. The defaults cut this loop of
-# five ~50-character sentences 1,169 characters in; these values cut it at 1,929. The live cut then
-# lands where the defaults would not cut, and step 5 checks that the analyzer agrees with the live
-# plugin only when given the same layers: the values reached the running plugin, not only the dump.
+# More patience with restated plans (a user whose model restates its plan at length on purpose): the
+# phrase-pool rule wants 1,536 repeated characters in a 2,048-character window, and the novelty rule's
+# echo level a run of 1,024 characters, before they cut. The defaults cut this loop of five
+# ~50-character sentences at the echo level about 700 characters in; these values about 1,230 in. The
+# live cut then lands where the defaults would not cut, and step 5 checks that the analyzer agrees with
+# the live plugin only when given the same layers: the values reached the running plugin, not only the dump.
 cat >"$profile_dir/cordis.patch.yml" <<'EOF'
-# Your patch layer for this dsh profile: a more patient phrase-pool rule (more repeated text before a cut).
+# Your patch layer for this dsh profile: more patience with restated plans (more repeated text before a cut).
 - id: loop-breaker
   config:
     poolWindowChars: 2048
     textPoolMinRepeatedChars: 1536
+    noveltyEchoMinSpan: 1024
 EOF
 say "wrote $profile_dir/cordis.patch.yml:"
 cat "$profile_dir/cordis.patch.yml"
 run dsh --profile "$PROFILE" --dump-config >"$work/dump-tuned.yml"
 row_of "$work/dump-tuned.yml" loop-breaker | tee "$work/row-tuned.txt"
-for tuned in 'poolWindowChars: 2048' 'textPoolMinRepeatedChars: 1536'; do
+for tuned in 'poolWindowChars: 2048' 'textPoolMinRepeatedChars: 1536' 'noveltyEchoMinSpan: 1024'; do
   grep -qx "    $tuned" "$work/row-tuned.txt" || fail "the dump does not show $tuned in the loop-breaker row"
 done
 grep -q "^# == .*dsh-loop-breaker, patched by .*cordis.patch.yml" "$work/row-tuned.txt" ||
