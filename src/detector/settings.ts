@@ -215,10 +215,10 @@ export const DETECTOR_SETTINGS = {
   // comes straight back, a gram seen once enough. A paraphrase pool and a decision circled bring back
   // 0.55 of their grams from within ~200-350 chars by 800-1,100 chars after onset, and keep it; realistic
   // productive reasoning and answers (test/fixtures/detector/reasoning, en and zh) stay at 0.06-0.30,
-  // the user's own documents (shared/seeds) at 0.22 or under in their plain prose. The corpus's plain
-  // prose never holds 0.55 from within 400 chars over 512 (dev/corpus-sweep.mjs: even 0.4 within 600
-  // over 256 trips nothing): what repeats in documentation carries markup (an API reference's
-  // `name` entries, a changelog's links, a table), which is why only plain sentences count.
+  // the user's own documents (shared/seeds) do not reach the echo level even at a share of 0.25. What
+  // repeats in documentation carries markup (an API reference's `name` entries, a changelog's links, a
+  // table), which is why only plain sentences count: the corpus trips on nothing at 0.45 over 512, or
+  // at 0.5 within 500 chars over 384 (dev/corpus-sweep.mjs).
   noveltyEchoMinSpan: {
     default: 512, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a run of plain sentences (words alone) made of grams seen before, once is enough, that trips the novelty rule\'s echo level in reasoning/text; 0 turns the echo level off.',
@@ -238,9 +238,11 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 0, max: 64, integer: false,
     description: 'An echo run must also last this many times the distance back to where its material was seen before.',
   },
-  // Three quarters: a loop of sentences may carry an odd line of something else (a heading, a number).
+  // Nine tenths: documentation's repeated sentences sit between headings, links and code spans
+  // (fraction.js's API reference, one sentence shared by entries under `### Fraction name()`, trips at
+  // 0.75 once the share is loosened to 0.5); a loop of sentences is sentences, an odd line aside.
   noveltyEchoMinPlainShare: {
-    default: 0.75, min: 0, max: 1, integer: false,
+    default: 0.9, min: 0, max: 1, integer: false,
     description: 'Share of the window\'s chars that must be in plain sentences (words alone: no number, markup or syntax) for the echo level.',
   },
   // Generated JSON and CSS records keep 0.97 of their grams familiar for 24 K and more (their names and
