@@ -160,8 +160,8 @@ export class UnitReader implements TokenReader {
     if (this.inComment && token.lastCode === SLASH && token.beforeLastCode === STAR) this.inComment = false
     // A backslash escape in a token (`\n`, `\"`, `\u00e9`) is a string literal's or a path's: code or data.
     if (token.firstCode === BACKSLASH || token.beforeLastCode === BACKSLASH) this.escaped = true
-    if (token.slots > 0 || token.codeMarks > 0 || isMarkupChar(token.firstCode) || isMarkupChar(token.lastCode)
-      || isMarkupChar(token.secondCode) || isMarkupChar(token.beforeLastCode)) this.marked = true
+    if (!this.marked && (token.slots > 0 || token.codeMarks > 0 || isMarkupChar(token.firstCode) || isMarkupChar(token.lastCode)
+      || isMarkupChar(token.secondCode) || isMarkupChar(token.beforeLastCode))) this.marked = true
     if (this.length === 0) {
       if (!isWordChar(token.firstCode)) this.marked = true
       this.start = token.start
