@@ -48,8 +48,8 @@
 // Cost: per token one hash and one probe of a direct-mapped table of grams (a later gram overwrites
 // an earlier one in its slot: the count restarts, which can only delay a verdict); per unit O(1)
 // (running sums over a ring of recent units, one familiar run per level). Memory is fixed: the table
-// (32 K slots of a key, a last sighting and a count: 288 KB) and the ring (2,048 units of 8 sums:
-// 128 KB) per side, whatever the stream's length.
+// (32 K slots of a key, a last sighting and a count: 288 KB) and the ring (2,048 units of 9 sums:
+// 144 KB) per side, whatever the stream's length.
 
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
