@@ -22,14 +22,14 @@ export function opensLikeData(code: number): boolean {
     || code === 0x201c || code === 0x2018 || code === 0x300c || code === 0x300e || code === 0xff08 || code === 0x3010)
 }
 
-// Markup and syntax a plain sentence has none of: ` * _ # | @ / \ [ ] ( ) < > { } = (code spans,
-// emphasis, headings, tables, mentions, paths and URLs, links, calls, tags, objects, assignments).
+// Markup a plain sentence has none of: ` * _ # | @ / \ (code spans, emphasis, headings, tables,
+// mentions, paths and URLs). Brackets and operators are the tokenizer's code marks (`Token.codeMarks`).
 const MARKUP = new Uint8Array(128)
-for (const char of '`*_#|@/\\[]()<>{}=') MARKUP[char.charCodeAt(0)] = 1
+for (const char of '`*_#|@/\\') MARKUP[char.charCodeAt(0)] = 1
 
 /**
- * A char of markup or syntax: documentation (an API reference, a changelog of links, a table) repeats
- * its wording legitimately and always carries some; a model talking to itself in sentences does not.
+ * A char of markup: documentation (an API reference, a changelog of links, a table) repeats its
+ * wording legitimately and always carries some; a model talking to itself in sentences does not.
  */
 export function isMarkupChar(code: number): boolean {
   return code < 128 && MARKUP[code] === 1

@@ -239,7 +239,8 @@ export class UnitReader implements TokenReader {
     unit.counted = counted
     unit.slottedProse = slotted && !shaped
     unit.shapedLikeData = shaped || slotted
-    unit.plainSentence = !shaped && !slotted && !this.marked
+    // A slotted unit is marked already (its tokens hold numbers).
+    unit.plainSentence = !shaped && !this.marked
     this.hash = FNV_OFFSET
     this.caseHash = FNV_OFFSET
     this.length = 0
