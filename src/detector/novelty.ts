@@ -30,8 +30,11 @@
 // like data or quoted tool output (log lines, stack frames, table rows, code, a list of one repeated
 // item) only the data level, `dataMinCoverage` over `dataMinSpan`: quoted logs, identical data rows,
 // generated declarations and configuration files are made of familiar grams too, and only their
-// length tells them from a loop. On the tool side every span is the tool side's (files repeat
-// legitimately), the units judged by their own shape, so prose written into a file loops as prose.
+// length tells them from a loop, and their order: a loop writes its rows in the order of its last
+// round (each unit follows its two predecessors as it did last time, `dataMinOrder`), data may draw
+// the same few rows in any order (a parser's stress sample of two rows). On the tool side every span
+// is the tool side's (files repeat legitimately), the units judged by their own shape, so prose
+// written into a file loops as prose.
 // A run must also last `minPeriods` times the distance back to where its material was seen (the
 // geometric mean of its grams' recurrence distances): a long passage quoted a few times over, each copy
 // under its own header, is not a loop. New material (a unit of at least `MIN_NEW_MATERIAL_CHARS` word
@@ -48,8 +51,9 @@
 // Cost: per token one hash and one probe of a direct-mapped table of grams (a later gram overwrites
 // an earlier one in its slot: the count restarts, which can only delay a verdict); per unit O(1)
 // (running sums over a ring of recent units, one familiar run per level). Memory is fixed: the table
-// (32 K slots of a key, a last sighting and a count: 288 KB) and the ring (2,048 units of 9 sums:
-// 144 KB) per side, whatever the stream's length.
+// (32 K slots of a key, a last sighting and a count: 288 KB), the table of which unit followed which
+// two (4 K slots: 32 KB) and the ring (2,048 units of 11 sums: 176 KB) per side, whatever the stream's
+// length.
 
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
@@ -91,6 +95,8 @@ export interface NoveltyThresholds {
   readonly echoMinPeriods: number
   /** Share of the window's chars in plain sentences. */
   readonly echoMinPlainShare: number
+  /** Data level: share of the window's word chars, among units whose two predecessors were seen together before, that follow them as last time. */
+  readonly dataMinOrder: number
 }
 
 /** log2 of a positive integer, within 0.09: its exponent and a linear mantissa (cheaper than Math.log2 per token). */
@@ -122,6 +128,9 @@ const PROSE = 0
 const SLOTTED = 1
 const DATA = 2
 
+/** Slots of the table of which unit followed which (direct-mapped: a later unit overwrites an earlier one in its slot). */
+const SUCCESSOR_MASK = 4095
+
 export class NoveltyRule implements TokenReader, UnitRule {
   private readonly gramKeys = new Int32Array(TABLE_MASK + 1)
   /** Token number + 1 of the gram's latest sighting (0: empty slot). */
@@ -148,6 +157,13 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private unitNew = 0
   /** The last unit of new material (see `unit`): a familiar run begins after it. */
   private newMaterialUnit = -1
+  /** The unit being read, hashed as its grams are (what changes masked), and the two units before it. */
+  private unitShape = FNV_OFFSET
+  private previousShape = FNV_OFFSET
+  private beforePreviousShape = FNV_OFFSET
+  /** Per pair of unit shapes (a slot's key), the shape of the unit that followed them when last seen. */
+  private readonly successorKeys = new Int32Array(SUCCESSOR_MASK + 1)
+  private readonly successors = new Int32Array(SUCCESSOR_MASK + 1)
   // Per unit, in a ring: where it ends, and running sums of token chars, credit and token chars per tier.
   readonly ends = new Float64Array(RING_MASK + 1)
   readonly charSums = new Float64Array(RING_MASK + 1)
@@ -158,6 +174,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly logDistanceSums = new Float64Array(RING_MASK + 1)
   private readonly recurringSums = new Float64Array(RING_MASK + 1)
   private readonly plainSums = new Float64Array(RING_MASK + 1)
+  /** Word chars of units that followed their predecessor as last time (ordered) or not (disordered). */
+  private readonly orderedSums = new Float64Array(RING_MASK + 1)
+  private readonly disorderedSums = new Float64Array(RING_MASK + 1)
   private units = 0
   /** The unit after which the window begins. */
   private windowStart = 0
@@ -189,6 +208,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const gram = Math.imul(Math.imul(Math.imul(FNV_OFFSET ^ GRAM_SEED, FNV_PRIME) ^ this.beforePrevious, FNV_PRIME) ^ this.previous, FNV_PRIME) ^ value
     this.beforePrevious = this.previous
     this.previous = value
+    this.unitShape = Math.imul(this.unitShape ^ value, FNV_PRIME)
     // A gram of values alone (a table of numbers, code points, hashes) is data whatever repeats in it.
     const word = token.slots === 0 && token.letters > 0
     const worded = word || this.previousWord || this.beforePreviousWord
@@ -225,6 +245,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const logDistance = this.unitLogDistance
     const recurring = this.unitRecurring
     const newChars = this.unitNew
+    const shape = this.unitShape
+    this.unitShape = FNV_OFFSET
     this.unitChars = 0
     this.unitCredit = 0
     this.unitTokens = 0
@@ -238,6 +260,17 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.previousWord = false
     this.beforePreviousWord = false
     if (thresholds.minSpan === 0) return undefined
+    // Which unit followed this one's two predecessors last time: a loop writes its rows in the order it
+    // wrote them before, a data file draws the same few rows in any order (a parser's stress sample).
+    // Two, not one: a row that comes twice in a loop's round (A-B-B) is followed by each in turn.
+    const context = Math.imul(this.beforePreviousShape, FNV_PRIME) ^ this.previousShape
+    const successorSlot = (context ^ (context >>> 12)) & SUCCESSOR_MASK
+    const known = this.successorKeys[successorSlot] === context && this.units > 1
+    const ordered = known && this.successors[successorSlot] === shape
+    this.successorKeys[successorSlot] = context
+    this.successors[successorSlot] = shape
+    this.beforePreviousShape = this.previousShape
+    this.previousShape = shape
     // By the unit's own shape, on the tool side too: prose written into a file loops as prose does
     // (the tool side's spans are all long, files repeat legitimately).
     const tier = unit.shapedLikeData ? (unit.slottedProse ? SLOTTED : DATA) : PROSE
@@ -245,7 +278,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const at = index & RING_MASK
     const before = (index - 1) & RING_MASK
     const first = index === 0
-    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums } = this
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, orderedSums, disorderedSums } = this
     ends[at] = unit.end
     charSums[at] = (first ? 0 : charSums[before]) + chars
     creditSums[at] = (first ? 0 : creditSums[before]) + credit
@@ -255,6 +288,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     logDistanceSums[at] = (first ? 0 : logDistanceSums[before]) + logDistance
     recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
     plainSums[at] = (first ? 0 : plainSums[before]) + (unit.plainSentence ? chars : 0)
+    orderedSums[at] = (first ? 0 : orderedSums[before]) + (ordered ? chars : 0)
+    disorderedSums[at] = (first ? 0 : disorderedSums[before]) + (known && !ordered ? chars : 0)
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
     let start = Math.max(this.windowStart, index - RING_MASK)
     while (start + 1 < index && unit.end - ends[(start + 1) & RING_MASK] >= thresholds.windowChars) start++
@@ -290,7 +325,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
     return this.strong.follow(full && windowCredit >= 2 * thresholds.minCoverage * windowChars, this, runFrom, at, unit.end, this.spans, periodSpan, listLike)
       ?? this.middle.follow(full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars, this, runFrom, at, unit.end, this.middleSpans, periodSpan, listLike)
       ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
-      ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
+      ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars
+        && orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from]),
+      this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
       ?? this.followEcho(full && recurringChars >= thresholds.echoMinShare * windowChars && period <= thresholds.echoMaxPeriod
         && plainSums[at] - plainSums[from] >= thresholds.echoMinPlainShare * windowChars, runFrom, at, unit.end, period, listLike)
   }

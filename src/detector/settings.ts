@@ -251,6 +251,16 @@ export const DETECTOR_SETTINGS = {
     default: 0.98, min: 0, max: 1, integer: false,
     description: 'Share of the window\'s word chars in familiar grams at the data level (text that looks like data or quoted tool output, and the tool side), held over noveltyDataMinSpan.',
   },
+  // A loop writes its rows in the order it wrote them before; data draws the same few rows in any
+  // order (a CSV of categories, a parser's stress sample). Measured: rows with an incrementing index,
+  // A-B-A-B, A-B-B and a function re-emitted under a new number follow their two predecessors as last
+  // time in every window once a round was seen (every loop shape is still cut at 1); two rows drawn at
+  // random, about half the time: papaparse's verylong-sample.csv, cut at the data span without this
+  // check, passes even at 0.5 (test/detector/novelty.test.ts, dev/shape-sweep.mjs).
+  noveltyDataMinOrder: {
+    default: 0.75, min: 0, max: 1, integer: false,
+    description: 'At the data level, the share of the window\'s word chars (among units whose two predecessors were seen together before) in units that follow them as they did last time: a loop keeps its order, data draws its rows in any order; 0 turns the check off.',
+  },
   // A passage quoted a few times over is told from a loop by how many periods it lasts: a licence file
   // that bundles the MIT licence five times (~1.4 K apart) passes at 3.5, and a passage quoted four
   // times, each under its own header, passes (test/detector/novelty.test.ts).

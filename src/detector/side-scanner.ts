@@ -89,6 +89,7 @@ export class SideScanner {
       echoMaxPeriod: config.noveltyEchoMaxPeriod,
       echoMinPeriods: config.noveltyEchoMinPeriods,
       echoMinPlainShare: config.noveltyEchoMinPlainShare,
+      dataMinOrder: config.noveltyDataMinOrder,
     })
     this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule({
