@@ -174,7 +174,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly logDistanceSums = new Float64Array(RING_MASK + 1)
   private readonly recurringSums = new Float64Array(RING_MASK + 1)
   private readonly plainSums = new Float64Array(RING_MASK + 1)
-  /** Word chars of units that followed their predecessor as last time (ordered) or not (disordered). */
+  /** Word chars of units that followed their two predecessors as last time (ordered) or not (disordered). */
   private readonly orderedSums = new Float64Array(RING_MASK + 1)
   private readonly disorderedSums = new Float64Array(RING_MASK + 1)
   private units = 0

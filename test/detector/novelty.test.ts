@@ -2,9 +2,8 @@
 // through. The loop shapes at every delta size and side are test/detector/shape-sweep.test.ts's.
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
-import { circlingDecisionLoop, counterLoop, longSentences, nounFrameLoop, paraphrasePoolLoop } from '../fixtures/detector/shapes.mjs'
+import { circlingDecisionLoop, counterLoop, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows } from '../fixtures/detector/shapes.mjs'
 import { PROSE_EN, productiveProse } from '../fixtures/detector/loops.mjs'
-import { random } from '../fixtures/detector/corpus.mjs'
 import { feed, feedFixed } from './feed.ts'
 
 const exactRulesOff = { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, toolCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, toolTokenPeriodMinRepeats: 0,
@@ -122,14 +121,13 @@ describe('novelty', () => {
     expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyDataMinSpan)
   })
 
-  it('asks data to come back in its order: two rows drawn at random pass over the data span, the same rows in a loop\'s order are cut', () => {
+  it('asks data to come back in its order: a few rows drawn at random pass over the data span, rows in a loop\'s order are cut', () => {
     const rows = ['north depot,17,open', 'south warehouse annex,23,closed']
-    const draw = random(12)
-    const drawn = 'site,bay,status\n' + Array.from({ length: 2400 }, () => rows[draw() < 0.5 ? 0 : 1]).join('\n') + '\n'
     // A-B-B: each row follows the same two rows as last time, though B follows B, then A, by turns.
     const inOrder = 'site,bay,status\n' + Array.from({ length: 2400 }, (_, i) => rows[i % 3 === 0 ? 0 : 1]).join('\n') + '\n'
     const renumbered = Array.from({ length: 600 }, (_, i) => `export function handler${i + 1}(event) {\n  const state = load(event.id)\n  return save(state)\n}\n`).join('')
     for (const side of ['text', 'tool'] as const) {
+      const drawn = randomlyDrawnRows({ seed: 3, side }).text
       expect(feed(drawn, side, { config: exactRulesOff }), side).toBeUndefined()
       expect(feed(drawn, side, { config: { ...exactRulesOff, noveltyDataMinOrder: 0 } })?.rule, side).toBe('novelty')
       for (const loop of [inOrder, renumbered]) {
