@@ -213,18 +213,20 @@ export const DETECTOR_SETTINGS = {
   },
   // The echo level: plain sentences (units.ts: words alone, no number, markup or syntax) whose material
   // comes straight back, a gram seen once enough. A paraphrase pool and a decision circled bring back
-  // 0.55 of their grams from within ~200-350 chars by 800-1,100 chars after onset, and keep it; realistic
+  // half their grams from within ~200-350 chars by 600-1,000 chars after onset, and keep it; realistic
   // productive reasoning and answers (test/fixtures/detector/reasoning, en and zh) stay at 0.06-0.30,
   // the user's own documents (shared/seeds) do not reach the echo level even at a share of 0.25. What
   // repeats in documentation carries markup (an API reference's `name` entries, a changelog's links, a
   // table), which is why only plain sentences count: the corpus trips on nothing at 0.45 over 512, or
-  // at 0.5 within 500 chars over 384 (dev/corpus-sweep.mjs).
+  // at 0.5 within 500 chars over 384 (dev/corpus-sweep.mjs). The share was 0.55: over 48 seeds of each
+  // pool at 3/16/64-char deltas, the slowest paraphrase pool was then cut 1,599 chars after onset and
+  // the slowest decision circled 1,791; at 0.5, 1,268 and 1,464 (test/detector/novelty.test.ts).
   noveltyEchoMinSpan: {
     default: 512, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a run of plain sentences (words alone) made of grams seen before, once is enough, that trips the novelty rule\'s echo level in reasoning/text; 0 turns the echo level off.',
   },
   noveltyEchoMinShare: {
-    default: 0.55, min: 0, max: 1, integer: false,
+    default: 0.5, min: 0, max: 1, integer: false,
     description: 'Share of the window\'s word chars in grams seen before (once is enough) at the echo level.',
   },
   noveltyEchoMaxPeriod: {

@@ -2,7 +2,7 @@
 // through. The loop shapes at every delta size and side are test/detector/shape-sweep.test.ts's.
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
-import { circlingDecisionLoop, counterLoop, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows } from '../fixtures/detector/shapes.mjs'
+import { circlingDecisionLoop, counterLoop, latencyBound, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows } from '../fixtures/detector/shapes.mjs'
 import { PROSE_EN, productiveProse } from '../fixtures/detector/loops.mjs'
 import { feed, feedFixed } from './feed.ts'
 
@@ -81,6 +81,24 @@ describe('novelty', () => {
         const weak = feed(text, 'reasoning', { config: { ...exactRulesOff, noveltyEchoMinSpan: 0 } })
         expect(weak?.rule, `${shape.name} ${language}`).toBe('novelty')
         expect(weak!.at, `${shape.name} ${language}`).toBeGreaterThan(trip!.at)
+      }
+    }
+  })
+
+  it('cuts every paraphrase pool and decision circled of 48 seeds within its bound, at every delta size', () => {
+    // The shape sweep reads seeds 1-6; the slowest cuts lie further out (at an echo share of 0.55, a
+    // decision circled of seed 17 was cut 1,791 chars after onset).
+    for (const shape of [paraphrasePoolLoop, circlingDecisionLoop]) {
+      const name = shape === paraphrasePoolLoop ? 'paraphrasePool' : 'circlingDecision'
+      for (const language of ['en', 'zh'] as const) {
+        for (let seed = 1; seed <= 48; seed++) {
+          const { text, onset } = shape({ seed, language, side: 'reasoning', prefixChars: 3000, loopChars: 4000 })
+          for (const delta of [3, 16, 64]) {
+            const trip = feedFixed(text, 'reasoning', delta)
+            expect(trip?.rule, `${name} ${language}/${seed}/${delta}`).toBe('novelty')
+            expect(trip!.at - onset, `${name} ${language}/${seed}/${delta}`).toBeLessThanOrEqual(latencyBound(name, 'reasoning', { seed, language }))
+          }
+        }
       }
     }
   })
