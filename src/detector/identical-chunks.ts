@@ -13,15 +13,22 @@ import type { Finding } from './finding.ts'
 /** A delta holding two distinct non-space characters, or only white space. */
 function isLoopMaterial(delta: string): boolean {
   let symbol = -1
+  let halfCharacter = false
   for (let i = 0; i < delta.length; i++) {
     const code = delta.codePointAt(i)!
     if (code > 0xffff) i++
-    // A lone surrogate is half of a character split across deltas: its other half decides.
-    if (isWhitespace(code) || code === 0xfe0f || code === 0x200d || (code >= 0xd800 && code <= 0xdfff)) continue
+    // A lone surrogate is half of a character split across deltas: its other half decides. A delta
+    // of halves and white space alone is no blank delta: 3-char deltas over a run of "😀 " read
+    // "\ude00 \ud83d" in one phase of the split, and the run is symbol-run's to judge in every phase.
+    if (code >= 0xd800 && code <= 0xdfff) {
+      halfCharacter = true
+      continue
+    }
+    if (isWhitespace(code) || code === 0xfe0f || code === 0x200d) continue
     if (symbol === -1) symbol = code
     else if (code !== symbol) return true
   }
-  return symbol === -1
+  return symbol === -1 && !halfCharacter
 }
 
 /**

@@ -27,6 +27,19 @@ describe('identical chunks', () => {
     expect(pushAll('text', Array(500).fill('=='))).toBeUndefined()
   })
 
+  it('leaves a run of one emoji to symbol-run in every phase of the split, a delta of two half characters included', () => {
+    // "😀 " is three UTF-16 units, so 3-char deltas cut every emoji in the same place: in one phase each
+    // delta holds the second half of one emoji, a space and the first half of the next.
+    const run = '😀 '.repeat(200)
+    const onlyChunks = { reasoningCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, symbolRunMinChars: 0 }
+    for (const phase of [0, 1, 2]) {
+      const text = 'Here is the plan. '.slice(0, 16 + phase) + run
+      const deltas = text.match(/[\s\S]{1,3}/g)!
+      expect(pushAll('reasoning', deltas, new StreamDetector(onlyChunks)), `phase ${phase}`).toBeUndefined()
+      expect(pushAll('reasoning', deltas)?.rule, `phase ${phase}`).toBe('symbol-run')
+    }
+  })
+
   it('uses the higher tool-side count', () => {
     const deltas = Array(DEFAULT_CONFIG.maxIdenticalChunks + 10).fill('\\n')
     expect(pushAll('tool', deltas)).toBeUndefined()
