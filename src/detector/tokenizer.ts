@@ -3,7 +3,8 @@
 // own (the seed's tokenizer), and on the tool side through the JSON-string decoder. A token travels as
 // a 32-bit FNV hash with its offsets, so a line of any length costs O(1) per character and no text is
 // kept. Each token also carries a masked hash, in which every run of letters and digits that holds a
-// digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, so the
+// digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, and so
+// does a group of hex letters next to one (an id's group that happens to hold no digit), so the
 // novelty rule compares what changes masked.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
@@ -88,6 +89,13 @@ export class Tokenizer {
   private runLength = 0
   private runHasDigit = false
   private slots = 0
+  /**
+   * A run of hex letters alone ended before any masked run of the token ("aafcddcf" of
+   * "aafcddcf-ea10-4d32-..."): the next run decides whether it was an id's group. Until then the
+   * masked hash is also kept as it would be with that run masked (`maskedIfGroup`).
+   */
+  private pendingGroup = false
+  private maskedIfGroup = 0
   private codeMarks = 0
   private tightSeparators = 0
   private letters = 0
@@ -172,6 +180,7 @@ export class Tokenizer {
         caseHash = FNV_OFFSET
         letters = 0
         this.slots = 0
+        this.pendingGroup = false
         this.codeMarks = 0
         this.tightSeparators = 0
       }
@@ -192,6 +201,7 @@ export class Tokenizer {
           runHasDigit = false
         }
         masked = Math.imul(masked ^ code, FNV_PRIME)
+        if (this.pendingGroup) this.maskedIfGroup = Math.imul(this.maskedIfGroup ^ code, FNV_PRIME)
         if (isCodeMark(code)) this.codeMarks++
         if (code === COMMA || code === COLON) beforeSeparator = lastCode
       }
@@ -219,12 +229,29 @@ export class Tokenizer {
   }
 
   /**
-   * Closes the letter-and-digit run ending at `runEnd`: masked (and its value kept) when it holds a
-   * digit, or when it is hex letters alone after a masked run of the same token (a uuid's or a hash's
-   * group that happens to hold no digit, "5ddfb45e-cfae-..."); returns the masked hash.
+   * Closes the letter-and-digit run ending at `runEnd`: masked when it holds a digit, or when it is hex
+   * letters alone next to a masked run of the same token (a uuid's or a hash's group that happens to
+   * hold no digit: "5ddfb45e-cfae-...", and "aafcddcf-ea10-...", where the next run decides);
+   * returns the masked hash.
    */
   private endRun(masked: number, runHash: number, runHasDigit: boolean, runEnd: number, runLength: number): number {
-    if (!runHasDigit && !(this.slots > 0 && runLength >= MIN_HEX_GROUP && this.isHex(runEnd - runLength, runEnd))) return Math.imul(masked ^ runHash, FNV_PRIME)
+    if (this.pendingGroup) {
+      this.pendingGroup = false
+      if (runHasDigit) {
+        masked = this.maskedIfGroup
+        this.slots++
+      }
+    }
+    if (!runHasDigit) {
+      const hexGroup = runLength >= MIN_HEX_GROUP && this.isHex(runEnd - runLength, runEnd)
+      if (!hexGroup || this.slots === 0) {
+        if (hexGroup) {
+          this.pendingGroup = true
+          this.maskedIfGroup = Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
+        }
+        return Math.imul(masked ^ runHash, FNV_PRIME)
+      }
+    }
     this.slots++
     return Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
   }

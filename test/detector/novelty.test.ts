@@ -2,7 +2,7 @@
 // through. The loop shapes at every delta size and side are test/detector/shape-sweep.test.ts's.
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
-import { circlingDecisionLoop, counterLoop, latencyBound, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows } from '../fixtures/detector/shapes.mjs'
+import { circlingDecisionLoop, counterLoop, latencyBound, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows, retryBlockLoop } from '../fixtures/detector/shapes.mjs'
 import { PROSE_EN, productiveProse } from '../fixtures/detector/loops.mjs'
 import { feed, feedFixed } from './feed.ts'
 
@@ -153,6 +153,20 @@ describe('novelty', () => {
         expect(trip?.rule, side).toBe('novelty')
         expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyDataMinSpan)
       }
+    }
+  })
+
+  it('masks an id\'s first group that holds no digit as it masks the others: a quoted retry transcript stays familiar', () => {
+    // Seed 20's transcript: block 24 carries the request id "aafcddcf-ea10-4d32-..."; its first group
+    // unmasked made three new grams, the data level's run (0.98 of the window) restarted there and the
+    // loop went uncut for 39,000 chars.
+    const { text, onset } = retryBlockLoop({ seed: 20, language: 'en', side: 'reasoning', prefixChars: 3000, loopChars: 40000 })
+    expect(text).toContain('x-request-id: aafcddcf-ea10-')
+    for (const delta of [3, 16, 64]) {
+      const trip = feedFixed(text, 'reasoning', delta)
+      expect(trip?.rule, `delta ${delta}`).toBe('novelty')
+      expect(trip!.loopStart - onset, `delta ${delta}`).toBeLessThan(1000)
+      expect(trip!.at - onset, `delta ${delta}`).toBeLessThanOrEqual(latencyBound('retryBlock', 'reasoning', { seed: 20, language: 'en' }))
     }
   })
 
