@@ -311,8 +311,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // New material between copies of a long passage (a header naming what the next copy is for, a
     // sentence of its own in each copy) makes a document of sections: a licence bundle, a changelog
     // that repeats its backported entries, a file of message templates. A loop says nothing new, and
-    // the new wordings of a paraphrase pool come round within a short period.
-    if (thresholds.newMaterialShare > 0 && chars >= MIN_NEW_MATERIAL_CHARS && newChars >= thresholds.newMaterialShare * chars && period >= thresholds.newMaterialMinPeriod) {
+    // the new wordings of a paraphrase pool come round within a short period. A piece that opens at a
+    // cut is no evidence of it: its first grams are new because of where the cut fell (a pool whose
+    // sentences end in " ." runs two of them into one unit, cut at 320 chars at a new place each round).
+    if (thresholds.newMaterialShare > 0 && !unit.openedAtCut && chars >= MIN_NEW_MATERIAL_CHARS && newChars >= thresholds.newMaterialShare * chars && period >= thresholds.newMaterialMinPeriod) {
       this.strong.stop()
       this.middle.stop()
       this.weak.stop()

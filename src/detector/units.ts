@@ -18,7 +18,8 @@
 //     only in letter case is not a repeat;
 //   - `plainSentence`: words and nothing else (it opens with a letter of any script; no number or
 //     id, no bracket, operator or markup), as a model writes when it talks to itself; the novelty
-//     rule's echo level reads only such text.
+//     rule's echo level reads only such text;
+//   - `openedAtCut`: it begins where a longer one was cut, not at a line or sentence start.
 
 import { FNV_OFFSET, FNV_PRIME, isWordChar } from './char-classes.ts'
 import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
@@ -52,6 +53,8 @@ export interface Unit {
   shapedLikeData: boolean
   /** Words alone: it opens with a letter, holds no number or id, no bracket, operator or markup, and is not data-like. */
   plainSentence: boolean
+  /** It begins where a longer unit was cut (`MAX_UNIT_CHARS`), so its first grams are anchored where the cut fell. */
+  openedAtCut: boolean
 }
 
 export interface UnitRule {
@@ -106,7 +109,7 @@ export class UnitReader implements TokenReader {
   private start = 0
   private tokenCount = 0
   private readonly unit: Unit = {
-    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false,
+    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false, openedAtCut: false,
   }
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
@@ -241,6 +244,7 @@ export class UnitReader implements TokenReader {
     unit.shapedLikeData = shaped || slotted
     // A slotted unit is marked already (its tokens hold numbers).
     unit.plainSentence = !shaped && !this.marked
+    unit.openedAtCut = this.cutPiece
     this.hash = FNV_OFFSET
     this.caseHash = FNV_OFFSET
     this.length = 0

@@ -2,7 +2,7 @@
 // through. The loop shapes at every delta size and side are test/detector/shape-sweep.test.ts's.
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
-import { circlingDecisionLoop, counterLoop, latencyBound, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows, retryBlockLoop } from '../fixtures/detector/shapes.mjs'
+import { circlingDecisionLoop, counterLoop, latencyBound, longPoolLoop, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows, retryBlockLoop } from '../fixtures/detector/shapes.mjs'
 import { PROSE_EN, productiveProse } from '../fixtures/detector/loops.mjs'
 import { feed, feedFixed } from './feed.ts'
 
@@ -167,6 +167,19 @@ describe('novelty', () => {
       expect(trip?.rule, `delta ${delta}`).toBe('novelty')
       expect(trip!.loopStart - onset, `delta ${delta}`).toBeLessThan(1000)
       expect(trip!.at - onset, `delta ${delta}`).toBeLessThanOrEqual(latencyBound('retryBlock', 'reasoning', { seed: 20, language: 'en' }))
+    }
+  })
+
+  it('takes no piece that opens at a cut for new material: a long pool whose sentences run together stays one familiar run', () => {
+    // Seed 11's pool of 20 sentences on one line: two of them end in " ." (no sentence end), so each
+    // runs into whichever sentence follows it this round, and the unit is cut at 320 chars at a new
+    // place each round. The piece after the cut opened on new grams, ended the run as new material,
+    // and the loop was cut only 84,000 chars in on the tool side (bound 55,804).
+    const { text, onset } = longPoolLoop({ seed: 11, language: 'en', side: 'tool', prefixChars: 3000, loopChars: 62000 })
+    for (const delta of [3, 16, 64]) {
+      const trip = feedFixed(text, 'tool', delta)
+      expect(trip?.rule, `delta ${delta}`).toBe('novelty')
+      expect(trip!.at - onset, `delta ${delta}`).toBeLessThanOrEqual(latencyBound('longPool', 'tool', { seed: 11, language: 'en' }))
     }
   })
 
