@@ -1,9 +1,10 @@
 // The novelty rule on its own terms: what it cuts, at which level of evidence, and what it lets
 // through. The loop shapes at every delta size and side are test/detector/shape-sweep.test.ts's.
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
+import { DEFAULT_CONFIG, StreamDetector } from '../../src/detector/index.ts'
 import { circlingDecisionLoop, counterLoop, latencyBound, longPoolLoop, longSentences, nounFrameLoop, paraphrasePoolLoop, randomlyDrawnRows, retryBlockLoop } from '../fixtures/detector/shapes.mjs'
 import { PROSE_EN, productiveProse } from '../fixtures/detector/loops.mjs'
+import { sweepShape } from '../fixtures/detector/shape-sweep.mjs'
 import { feed, feedFixed } from './feed.ts'
 
 const exactRulesOff = { reasoningCycleMaxPeriod: 0, textCycleMaxPeriod: 0, toolCycleMaxPeriod: 0, tokenPeriodMinRepeats: 0, toolTokenPeriodMinRepeats: 0,
@@ -88,18 +89,11 @@ describe('novelty', () => {
   it('cuts every paraphrase pool and decision circled of 48 seeds within its bound, at every delta size', () => {
     // The shape sweep reads seeds 1-6; the slowest cuts lie further out (at an echo share of 0.55, a
     // decision circled of seed 17 was cut 1,791 chars after onset).
-    for (const shape of [paraphrasePoolLoop, circlingDecisionLoop]) {
-      const name = shape === paraphrasePoolLoop ? 'paraphrasePool' : 'circlingDecision'
-      for (const language of ['en', 'zh'] as const) {
-        for (let seed = 1; seed <= 48; seed++) {
-          const { text, onset } = shape({ seed, language, side: 'reasoning', prefixChars: 3000, loopChars: 4000 })
-          for (const delta of [3, 16, 64]) {
-            const trip = feedFixed(text, 'reasoning', delta)
-            expect(trip?.rule, `${name} ${language}/${seed}/${delta}`).toBe('novelty')
-            expect(trip!.at - onset, `${name} ${language}/${seed}/${delta}`).toBeLessThanOrEqual(latencyBound(name, 'reasoning', { seed, language }))
-          }
-        }
-      }
+    const seeds = Array.from({ length: 48 }, (_, i) => i + 1)
+    for (const name of ['paraphrasePool', 'circlingDecision']) {
+      const { rules, problems } = sweepShape(StreamDetector, undefined, name, 'reasoning', seeds)
+      expect(problems, name).toEqual([])
+      expect(rules, name).toEqual(['novelty'])
     }
   })
 
