@@ -4,8 +4,9 @@
 // problem (a miss, a latency over its bound, a verdict that depends on the delta size); then every
 // look-alike that tripped. `node dev/shape-sweep.mjs [name-filter] [--set key=value ...] [--seeds N]`: a
 // quick way to try a setting before the test (test/detector/shape-sweep.test.ts) pins the defaults.
-// The test reads seeds 1-6; `--seeds 48` reads 1-48, where the tails lie (three defects the six seeds
-// hid were found so: a decision circled cut 1,791 chars in, a retry transcript and a long pool uncut).
+// The test reads seeds 1-6; `--seeds 48` reads 1-48, where the tails lie (four defects the six seeds
+// hid were found so: a decision circled cut 1,791 chars in, a retry transcript and a long pool cut far
+// too late, an emoji run whose verdict depended on the deltas).
 import { parseArgs } from 'node:util'
 import { StreamDetector } from '../lib/detector.js'
 import { LOOK_ALIKES, LOOP_SHAPES } from '../test/fixtures/detector/shapes.mjs'
