@@ -58,6 +58,7 @@
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
+import { float64Tables, int32Tables } from './typed-tables.ts'
 import type { Unit, UnitRule } from './units.ts'
 
 export interface NoveltyThresholds {
@@ -130,21 +131,6 @@ const DATA = 2
 
 /** Slots of the table of which unit followed which (direct-mapped: a later unit overwrites an earlier one in its slot). */
 const SUCCESSOR_MASK = 4095
-
-/**
- * `count` zeroed tables of `length` entries, views of one backing store. A rule is made for every model
- * call, and a typed array's own backing store costs more to set up than zeroing it: eleven 16 KB rings
- * took about 37 µs, one 176 KB buffer cut into eleven views about 11 µs (Node 22), and a detector's
- * set-up was 8-10 % of its time over the node_modules corpus (a short call pays it whole).
- */
-function int32Tables(count: number, length: number): Int32Array[] {
-  const buffer = new Int32Array(count * length)
-  return Array.from({ length: count }, (_, table) => buffer.subarray(table * length, (table + 1) * length))
-}
-function float64Tables(count: number, length: number): Float64Array[] {
-  const buffer = new Float64Array(count * length)
-  return Array.from({ length: count }, (_, table) => buffer.subarray(table * length, (table + 1) * length))
-}
 
 export class NoveltyRule implements TokenReader, UnitRule {
   private readonly gramTables = int32Tables(2, TABLE_MASK + 1)

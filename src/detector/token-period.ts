@@ -17,6 +17,7 @@
 import { stretchLooksLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
+import { int32Tables } from './typed-tables.ts'
 
 export interface TokenPeriodThresholds {
   readonly minRepeats: number
@@ -38,7 +39,7 @@ export class TokenPeriodRule implements TokenReader {
   /** Per block length: the start of the run already judged to be data (followed until `dataMinSpan`), or -1. */
   private readonly dataRunStarts: Int32Array
   private readonly previousSameBucket: Int32Array
-  private readonly lastInBucket = new Int32Array(BUCKET_MASK + 1).fill(-1)
+  private readonly lastInBucket: Int32Array
   private readonly mask: number
   /** runs[p]: how many tokens in a row equal the token p back. */
   private readonly runs: Int32Array
@@ -55,17 +56,20 @@ export class TokenPeriodRule implements TokenReader {
   constructor(private readonly thresholds: TokenPeriodThresholds, private readonly ring: Uint16Array, private readonly ringMask: number) {
     let size = 2
     while (size < thresholds.maxBlock + 1) size *= 2
-    this.hashes = new Int32Array(size)
+    const [hashes, starts, previousSameBucket] = int32Tables(3, size) as [Int32Array, Int32Array, Int32Array]
+    this.hashes = hashes
     this.letterless = new Uint8Array(size)
-    this.starts = new Int32Array(size)
-    this.dataRunStarts = new Int32Array(thresholds.maxBlock + 1).fill(-1)
-    this.previousSameBucket = new Int32Array(size)
+    this.starts = starts
+    this.previousSameBucket = previousSameBucket
     this.mask = size - 1
-    this.runs = new Int32Array(thresholds.maxBlock + 1)
-    this.runStarts = new Int32Array(thresholds.maxBlock + 1)
-    this.matchedBy = new Int32Array(thresholds.maxBlock + 1)
-    this.previousMatches = new Int32Array(thresholds.maxBlock + 1)
-    this.matches = new Int32Array(thresholds.maxBlock + 1)
+    const perBlock = int32Tables(6, thresholds.maxBlock + 1) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array]
+    this.dataRunStarts = perBlock[0].fill(-1)
+    this.runs = perBlock[1]
+    this.runStarts = perBlock[2]
+    this.matchedBy = perBlock[3]
+    this.previousMatches = perBlock[4]
+    this.matches = perBlock[5]
+    this.lastInBucket = new Int32Array(BUCKET_MASK + 1).fill(-1)
     // A block of p tokens holds at most p distinct ones.
     this.shortestBlock = Math.max(1, thresholds.minDistinct)
   }
