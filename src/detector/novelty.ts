@@ -302,12 +302,27 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const windowChars = charSums[at] - charSums[from]
     const full = index > start && unit.end - ends[from] >= thresholds.windowChars && windowChars > 0
     const windowCredit = full ? creditSums[at] - creditSums[from] : 0
-    // How far back the window's material was last seen, in chars: the period of what repeats. A long
-    // passage quoted a few times over is told from a loop by how many periods the run lasts.
     const windowTokens = tokenSums[at] - tokenSums[from]
     const recurringChars = recurringSums[at] - recurringSums[from]
-    const periodTokens = recurringChars > 0 ? 2 ** ((logDistanceSums[at] - logDistanceSums[from]) / recurringChars) : 0
-    const period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
+    const strongFamiliar = full && windowCredit >= 2 * thresholds.minCoverage * windowChars
+    const middleFamiliar = full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars
+    const weakFamiliar = full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars
+    const dataFamiliar = full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars
+      && orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from])
+    const echoShare = full && recurringChars >= thresholds.echoMinShare * windowChars
+      && plainSums[at] - plainSums[from] >= thresholds.echoMinPlainShare * windowChars
+    const newMaterialCandidate = thresholds.newMaterialShare > 0 && !unit.openedAtCut && chars >= MIN_NEW_MATERIAL_CHARS
+      && newChars >= thresholds.newMaterialShare * chars
+    // How far back the window's material was last seen, in chars: the period of what repeats. A long
+    // passage quoted a few times over is told from a loop by how many periods the run lasts. Only a
+    // level whose window is familiar and the new-material check read it: most units of normal text
+    // reach neither, and its power of two for every unit was 3 % of the detector's time.
+    let periodTokens = 0
+    let period = 0
+    if (strongFamiliar || middleFamiliar || weakFamiliar || dataFamiliar || echoShare || newMaterialCandidate) {
+      periodTokens = recurringChars > 0 ? 2 ** ((logDistanceSums[at] - logDistanceSums[from]) / recurringChars) : 0
+      period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
+    }
     const periodSpan = thresholds.minPeriods * period
     // A material that comes back every token or two is a list of the same item ("unknown, unknown",
     // "[] : [] : []", a table's filler): data, whatever its lines look like.
@@ -318,7 +333,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // the new wordings of a paraphrase pool come round within a short period. A piece that opens at a
     // cut is no evidence of it: its first grams are new because of where the cut fell (a pool whose
     // sentences end in " ." runs two of them into one unit, cut at 320 chars at a new place each round).
-    if (thresholds.newMaterialShare > 0 && !unit.openedAtCut && chars >= MIN_NEW_MATERIAL_CHARS && newChars >= thresholds.newMaterialShare * chars && period >= thresholds.newMaterialMinPeriod) {
+    if (newMaterialCandidate && period >= thresholds.newMaterialMinPeriod) {
       this.strong.stop()
       this.middle.stop()
       this.weak.stop()
@@ -328,14 +343,11 @@ export class NoveltyRule implements TokenReader, UnitRule {
       return undefined
     }
     const runFrom = this.newMaterialUnit > start ? this.newMaterialUnit & RING_MASK : from
-    return this.strong.follow(full && windowCredit >= 2 * thresholds.minCoverage * windowChars, this, runFrom, at, unit.end, this.spans, periodSpan, listLike)
-      ?? this.middle.follow(full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars, this, runFrom, at, unit.end, this.middleSpans, periodSpan, listLike)
-      ?? this.weak.follow(full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
-      ?? this.data.follow(full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars
-        && orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from]),
-      this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
-      ?? this.followEcho(full && recurringChars >= thresholds.echoMinShare * windowChars && period <= thresholds.echoMaxPeriod
-        && plainSums[at] - plainSums[from] >= thresholds.echoMinPlainShare * windowChars, runFrom, at, unit.end, period, listLike)
+    return this.strong.follow(strongFamiliar, this, runFrom, at, unit.end, this.spans, periodSpan, listLike)
+      ?? this.middle.follow(middleFamiliar, this, runFrom, at, unit.end, this.middleSpans, periodSpan, listLike)
+      ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
+      ?? this.data.follow(dataFamiliar, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
+      ?? this.followEcho(echoShare && period <= thresholds.echoMaxPeriod, runFrom, at, unit.end, period, listLike)
   }
 
   /**
