@@ -58,7 +58,7 @@
 import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
-import { float64Tables, int32Tables } from './typed-tables.ts'
+import { typedTables } from './typed-tables.ts'
 import type { Unit, UnitRule } from './units.ts'
 
 export interface NoveltyThresholds {
@@ -133,10 +133,9 @@ const DATA = 2
 const SUCCESSOR_MASK = 4095
 
 export class NoveltyRule implements TokenReader, UnitRule {
-  private readonly gramTables = int32Tables(2, TABLE_MASK + 1)
-  private readonly gramKeys = this.gramTables[0]!
+  private readonly gramKeys: Int32Array
   /** Token number + 1 of the gram's latest sighting (0: empty slot). */
-  private readonly gramLast = this.gramTables[1]!
+  private readonly gramLast: Int32Array
   private readonly gramCounts = new Uint8Array(TABLE_MASK + 1)
   private tokenCount = 0
   private previous = 0
@@ -164,23 +163,21 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private previousShape = FNV_OFFSET
   private beforePreviousShape = FNV_OFFSET
   /** Per pair of unit shapes (a slot's key), the shape of the unit that followed them when last seen. */
-  private readonly successorTables = int32Tables(2, SUCCESSOR_MASK + 1)
-  private readonly successorKeys = this.successorTables[0]!
-  private readonly successors = this.successorTables[1]!
+  private readonly successorKeys: Int32Array
+  private readonly successors: Int32Array
   // Per unit, in a ring: where it ends, and running sums of token chars, credit and token chars per tier.
-  private readonly ringTables = float64Tables(11, RING_MASK + 1)
-  readonly ends = this.ringTables[0]!
-  readonly charSums = this.ringTables[1]!
-  readonly creditSums = this.ringTables[2]!
-  readonly proseSums = this.ringTables[3]!
-  readonly slottedSums = this.ringTables[4]!
-  private readonly tokenSums = this.ringTables[5]!
-  private readonly logDistanceSums = this.ringTables[6]!
-  private readonly recurringSums = this.ringTables[7]!
-  private readonly plainSums = this.ringTables[8]!
+  readonly ends: Float64Array
+  readonly charSums: Float64Array
+  readonly creditSums: Float64Array
+  readonly proseSums: Float64Array
+  readonly slottedSums: Float64Array
+  private readonly tokenSums: Float64Array
+  private readonly logDistanceSums: Float64Array
+  private readonly recurringSums: Float64Array
+  private readonly plainSums: Float64Array
   /** Word chars of units that followed their two predecessors as last time (ordered) or not (disordered). */
-  private readonly orderedSums = this.ringTables[9]!
-  private readonly disorderedSums = this.ringTables[10]!
+  private readonly orderedSums: Float64Array
+  private readonly disorderedSums: Float64Array
   private units = 0
   /** The unit after which the window begins. */
   private windowStart = 0
@@ -197,6 +194,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly echoSpans: Float64Array
 
   constructor(readonly thresholds: NoveltyThresholds) {
+    ;[this.gramKeys, this.gramLast] = typedTables(Int32Array, 2, TABLE_MASK + 1)
+    ;[this.successorKeys, this.successors] = typedTables(Int32Array, 2, SUCCESSOR_MASK + 1)
+    ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
+      this.recurringSums, this.plainSums, this.orderedSums, this.disorderedSums] = typedTables(Float64Array, 11, RING_MASK + 1)
     // Per tier of the run (prose, slotted prose, data), the span each level of evidence needs: data
     // and quoted output are only judged at the data level, weaker evidence only in prose.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)

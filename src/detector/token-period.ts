@@ -17,7 +17,7 @@
 import { stretchLooksLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
-import { int32Tables } from './typed-tables.ts'
+import { typedTables } from './typed-tables.ts'
 
 export interface TokenPeriodThresholds {
   readonly minRepeats: number
@@ -56,19 +56,11 @@ export class TokenPeriodRule implements TokenReader {
   constructor(private readonly thresholds: TokenPeriodThresholds, private readonly ring: Uint16Array, private readonly ringMask: number) {
     let size = 2
     while (size < thresholds.maxBlock + 1) size *= 2
-    const [hashes, starts, previousSameBucket] = int32Tables(3, size) as [Int32Array, Int32Array, Int32Array]
-    this.hashes = hashes
+    ;[this.hashes, this.starts, this.previousSameBucket] = typedTables(Int32Array, 3, size)
     this.letterless = new Uint8Array(size)
-    this.starts = starts
-    this.previousSameBucket = previousSameBucket
     this.mask = size - 1
-    const perBlock = int32Tables(6, thresholds.maxBlock + 1) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array]
-    this.dataRunStarts = perBlock[0].fill(-1)
-    this.runs = perBlock[1]
-    this.runStarts = perBlock[2]
-    this.matchedBy = perBlock[3]
-    this.previousMatches = perBlock[4]
-    this.matches = perBlock[5]
+    ;[this.dataRunStarts, this.runs, this.runStarts, this.matchedBy, this.previousMatches, this.matches] = typedTables(Int32Array, 6, thresholds.maxBlock + 1)
+    this.dataRunStarts.fill(-1)
     this.lastInBucket = new Int32Array(BUCKET_MASK + 1).fill(-1)
     // A block of p tokens holds at most p distinct ones.
     this.shortestBlock = Math.max(1, thresholds.minDistinct)

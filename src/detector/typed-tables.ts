@@ -3,14 +3,8 @@
 // about 37 µs, one 176 KB array cut into eleven views about 11 µs); a detector's set-up was 8-10 % of
 // its time over the node_modules corpus, and a short call pays it whole.
 
-/** `count` zeroed tables of `length` int32 entries each, views of one buffer. */
-export function int32Tables(count: number, length: number): Int32Array[] {
-  const buffer = new Int32Array(count * length)
-  return Array.from({ length: count }, (_, table) => buffer.subarray(table * length, (table + 1) * length))
-}
-
-/** `count` zeroed tables of `length` float64 entries each, views of one buffer. */
-export function float64Tables(count: number, length: number): Float64Array[] {
-  const buffer = new Float64Array(count * length)
-  return Array.from({ length: count }, (_, table) => buffer.subarray(table * length, (table + 1) * length))
+/** `count` zeroed tables of `length` entries each, views of one buffer of `Type`. */
+export function typedTables<T extends Int32Array | Float64Array>(Type: new (length: number) => T, count: number, length: number): T[] {
+  const buffer = new Type(count * length)
+  return Array.from({ length: count }, (_, table) => buffer.subarray(table * length, (table + 1) * length) as T)
 }
