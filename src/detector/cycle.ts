@@ -56,6 +56,9 @@ export class CycleRule {
   private dataStart = 0
   private dataCheckedTo = 0
   private checks = 0
+  private readonly shortMaxPeriod: number
+  /** A lower bound of the chars any verified period matches (its span less one period). */
+  private readonly minRequired: number
 
   /** `ring` holds the side's recent characters (offset i at `i & mask`); see `CycleRule.ringSize`. */
   constructor(private readonly thresholds: CycleThresholds, private readonly ring: Uint16Array) {
@@ -63,6 +66,11 @@ export class CycleRule {
     this.previousSameBucket = new Int32Array(size)
     this.bucketHeads = new Int32Array(1 << TABLE_BITS).fill(-1)
     this.mask = size - 1
+    const { minSpan, minPeriods, maxPeriod } = thresholds
+    this.shortMaxPeriod = Math.min(maxPeriod, LONG_PERIOD)
+    // required(d) = max(minSpan, ⌈minPeriods·d⌉) − d ≥ max(minSpan − d, (minPeriods − 1)·d), least
+    // where the two meet; and ≥ minSpan − maxPeriod, as d ≤ maxPeriod.
+    this.minRequired = Math.max(Math.floor((minSpan * (minPeriods - 1)) / minPeriods), minSpan - maxPeriod)
   }
 
   /** The ring size (a power of two) the rule needs: twice its longest verified span, so the start of a loop can be traced back past it. */
@@ -105,7 +113,7 @@ export class CycleRule {
     // Periods above `LONG_PERIOD` are looked for at every fourth check only: the walk back through
     // 8 K chars of candidates is most of a check's cost, and a long period's verdict, 2.5 periods in,
     // loses at most three strides.
-    const maxPeriod = (this.checks++ & 3) === 0 ? this.thresholds.maxPeriod : Math.min(this.thresholds.maxPeriod, LONG_PERIOD)
+    const maxPeriod = (this.checks++ & 3) === 0 ? this.thresholds.maxPeriod : this.shortMaxPeriod
     const ring = this.ring
     const mask = this.mask
     if (this.dataPeriod > 0) {
@@ -113,6 +121,7 @@ export class CycleRule {
       if (found || this.dataPeriod > 0) return found
     }
     const last = length - 1
+    if (this.hasFreshGram(last, maxPeriod)) return undefined
     // A run of one repeated character ("=====", spaces, "哈哈哈"): every period shorter than the run
     // matches inside it and fails at its edge, so those candidates are skipped unverified; a run long
     // enough to verify is a divider, not a loop.
@@ -150,6 +159,22 @@ export class CycleRule {
       return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched, verifiedAt: length }
     }
     return undefined
+  }
+
+  /**
+   * Whether an 8-gram ending in the last `minRequired` chars has no same-bucket position within
+   * `maxPeriod` before it. Inside a stretch that repeats with period d, every 8-gram also occurs d chars
+   * earlier, so such a fresh gram rules out every period the check could verify, and the walk back
+   * through the candidates (random reads, the cycle rule's main cost inside the agent loop) is skipped.
+   * In normal text a fresh gram is almost always among the last few positions, read in order.
+   */
+  private hasFreshGram(last: number, maxPeriod: number): boolean {
+    const { previousSameBucket, mask } = this
+    for (let position = last; position >= last - this.minRequired + GRAM; position--) {
+      const previous = previousSameBucket[position & mask]
+      if (previous < 0 || position - previous > maxPeriod) return true
+    }
+    return false
   }
 
   /** Extends the data-like period over the chars since the last check; trips once it spans `dataMinSpan`. */
