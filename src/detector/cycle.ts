@@ -13,7 +13,9 @@
 // Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier
 // positions whose 8-gram falls in the same bucket (as LZ77 does); a check, run when the side's length
 // reaches a multiple of `cycleCheckStride`, walks only those earlier positions, nearest first, and
-// verifies each candidate period (two probes, then backwards until the first mismatch). Memory is one ring of recent characters sized
+// verifies each candidate period (two probes, then backwards until the first mismatch); it walks
+// nothing when one of the last 8-grams it would have to match has no earlier twin in reach, which in
+// normal text is almost every check (`hasFreshGram`). Memory is one ring of recent characters sized
 // from the settings, independent of the stream's length. Positions are kept as int32 (a fifth faster
 // than doubles here): 2^31 chars on one side of one call, thousands of times any model's output cap. Because checks sit at fixed offsets of the
 // side's text, the verdict does not depend on how the text was split into deltas.
