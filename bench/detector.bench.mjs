@@ -59,16 +59,18 @@ function secondsOf(run) {
 const mega = (charsPerSecond) => `${(charsPerSecond / 1e6).toFixed(1)} M chars/s`
 // Rounds interleave the floor and the three sides, and each keeps its best round, so a burst of load
 // from elsewhere on the machine does not favour one over the other. The sides' order turns by one each
-// round, so each side runs once right after the floor: with the defaults the reasoning and text sides
+// round, so each side runs twice right after the floor: with the defaults the reasoning and text sides
 // do the same work, yet in a fixed order the side run first measured about a tenth faster than the
-// later ones (1/14.0-1/15.0 of the floor against 1/15.6-1/16.4, four runs of one build).
-const ROUNDS = SIDES.length
+// later ones (1/14.0-1/15.0 of the floor against 1/15.6-1/16.4, four runs of one build), and with
+// three rounds two sides still differed by a tenth. Six rounds take about 95 s.
+const ROUNDS = 2 * SIDES.length
 let floorSeconds = Infinity
 const sideSeconds = Object.fromEntries(SIDES.map((side) => [side, Infinity]))
 const sideTrips = {}
 for (let round = 0; round < ROUNDS; round++) {
   floorSeconds = Math.min(floorSeconds, secondsOf(concatenate))
-  const order = [...SIDES.slice(round), ...SIDES.slice(0, round)]
+  const turn = round % SIDES.length
+  const order = [...SIDES.slice(turn), ...SIDES.slice(0, turn)]
   for (const side of order) sideSeconds[side] = Math.min(sideSeconds[side], secondsOf(() => { sideTrips[side] = detect(side) }))
 }
 console.log(`corpus: ${documents.length} documents, ${(corpusChars / 1e6).toFixed(1)} M chars, ${DELTA}-char deltas`)
