@@ -28,6 +28,10 @@ const GRAM = 8
 const BASE = 0x9e3779b1 | 0
 const TABLE_BITS = 12
 const TABLE_MASK = (1 << TABLE_BITS) - 1
+/** `distanceBack` when the bucket has no earlier position within 16 bits. */
+const NO_TWIN = 0xffff
+/** An empty bucket's head: far enough back that the distance to it is always `NO_TWIN`. */
+const NO_POSITION = -(NO_TWIN + 1)
 /** The longest period looked for at every check (the seed's loops: 89–409 chars); longer ones every fourth. */
 export const LONG_PERIOD = 1024
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
@@ -49,7 +53,14 @@ export interface CycleThresholds {
 }
 
 export class CycleRule {
-  private readonly previousSameBucket: Int32Array
+  /**
+   * Per position (at its ring slot): how far back the latest earlier position of its 8-gram's bucket
+   * is, `NO_TWIN` when none is within 65,534 chars. A distance and not the position, as 16 bits: every
+   * period looked for is at most 8,192 chars (the schema's cap), so a longer distance ends the walk as
+   * no twin does, and the index is half the size and half the writes per char of int32 positions.
+   */
+  private readonly distanceBack: Uint16Array
+  /** Per bucket: its latest position, `NO_POSITION` until it has one. */
   private readonly bucketHeads: Int32Array
   private readonly mask: number
   private rollingHash = 0
@@ -65,8 +76,8 @@ export class CycleRule {
   /** `ring` holds the side's recent characters (offset i at `i & mask`); see `CycleRule.ringSize`. */
   constructor(private readonly thresholds: CycleThresholds, private readonly ring: Uint16Array) {
     const size = ring.length
-    this.previousSameBucket = new Int32Array(size)
-    this.bucketHeads = new Int32Array(1 << TABLE_BITS).fill(-1)
+    this.distanceBack = new Uint16Array(size)
+    this.bucketHeads = new Int32Array(1 << TABLE_BITS).fill(NO_POSITION)
     this.mask = size - 1
     const { minSpan, minPeriods, maxPeriod } = thresholds
     this.shortMaxPeriod = Math.min(maxPeriod, LONG_PERIOD)
@@ -93,7 +104,7 @@ export class CycleRule {
    * share the char read from the delta.
    */
   write(text: string, from: number, to: number, position: number): void {
-    const { ring, previousSameBucket, bucketHeads, mask } = this
+    const { ring, distanceBack, bucketHeads, mask } = this
     let hash = this.rollingHash
     for (let i = from; i < to; i++, position++) {
       const code = text.charCodeAt(i)
@@ -102,7 +113,8 @@ export class CycleRule {
       hash = (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
       if (position < GRAM - 1) continue
       const bucket = (hash ^ (hash >>> 15)) & TABLE_MASK
-      previousSameBucket[position & mask] = bucketHeads[bucket]
+      const distance = position - bucketHeads[bucket]
+      distanceBack[position & mask] = distance < NO_TWIN ? distance : NO_TWIN
       bucketHeads[bucket] = position
     }
     this.rollingHash = hash
@@ -132,9 +144,8 @@ export class CycleRule {
     const runLimit = Math.min(length, this.need(1))
     while (run < runLimit && ring[(last - run) & mask] === lastCode) run++
     if (run >= this.need(1)) return undefined
-    for (let earlier = this.previousSameBucket[last & mask]; earlier >= 0; earlier = this.previousSameBucket[earlier & mask]) {
-      const period = last - earlier
-      if (period > maxPeriod) break
+    const distanceBack = this.distanceBack
+    for (let period = distanceBack[last & mask]; period <= maxPeriod; period += distanceBack[(last - period) & mask]) {
       if (period < run) continue
       const need = this.need(period)
       if (need > length) continue
@@ -171,10 +182,9 @@ export class CycleRule {
    * In normal text a fresh gram is almost always among the last few positions, read in order.
    */
   private hasFreshGram(last: number, maxPeriod: number): boolean {
-    const { previousSameBucket, mask } = this
+    const { distanceBack, mask } = this
     for (let position = last; position >= last - this.minRequired + GRAM; position--) {
-      const previous = previousSameBucket[position & mask]
-      if (previous < 0 || position - previous > maxPeriod) return true
+      if (distanceBack[position & mask] > maxPeriod) return true
     }
     return false
   }
