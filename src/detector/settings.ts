@@ -28,7 +28,8 @@ export const DETECTOR_SETTINGS = {
   // reasoning and 172 in visible text; every time the cap sat below a real period the rule failed
   // silently (no trip, no log). 1024 is 2.5 × the longest period ever seen, and costs nothing on the
   // corpus (test/detector/corpus.test.ts); a test pins cap > every measured period. The cap of the
-  // three maxima, 8192, must stay under 65,535: the cycle rule's index keeps distances in 16 bits.
+  // three maxima, 8192, must stay under 65,535: the cycle rule's index keeps distances in 16 bits
+  // (test/detector/cycle.test.ts pins it).
   reasoningCycleMaxPeriod: {
     default: 8192, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating reasoning tail that counts as a loop; 0 turns the cycle rule off for reasoning.',

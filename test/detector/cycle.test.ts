@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG } from '../../src/detector/index.ts'
+import { DETECTOR_SETTINGS } from '../../src/detector/settings.ts'
 import { PROSE_EN, PROSE_ZH, SEED_PERIOD_TEXT, SEED_PERIODS_REASONING, periodic, writeArguments } from '../fixtures/detector/loops.mjs'
 import { normalPrefix } from '../fixtures/detector/shapes.mjs'
 import { feed, feedAfter, feedFixed } from './feed.ts'
@@ -13,6 +14,10 @@ describe('cycle', () => {
     for (const period of SEED_PERIODS_REASONING) expect(DEFAULT_CONFIG.reasoningCycleMaxPeriod).toBeGreaterThan(period)
     expect(DEFAULT_CONFIG.textCycleMaxPeriod).toBeGreaterThan(SEED_PERIOD_TEXT)
     expect(DEFAULT_CONFIG.reasoningCycleMaxPeriod).toBeGreaterThanOrEqual(2 * Math.max(...SEED_PERIODS_REASONING))
+  })
+
+  it('allows no period the 16-bit chain index cannot reach (its distances stop at 65,534 chars)', () => {
+    for (const name of ['reasoningCycleMaxPeriod', 'textCycleMaxPeriod', 'toolCycleMaxPeriod'] as const) expect(DETECTOR_SETTINGS[name].max).toBeLessThan(0xffff)
   })
 
   it.each(SEED_PERIODS_REASONING)('cuts a reasoning loop of period %i after a productive prefix within max(512, 3 periods)', (period) => {
