@@ -15,6 +15,10 @@
 // Also measured: the heap still retained after a full GC with the agent and its session alive (what the
 // answer leaves behind); peak RSS of the process at the end. The target (<= 1.15) applies to the user's
 // path; the in-process figure is reported. A missed target sets exit code 3 (see run.mjs).
+// `node bench/plugin.bench.mjs workload with|without` runs the in-process path twice and measures
+// nothing: the workload to count under valgrind's cachegrind, whose instruction and simulated cache-miss
+// counts are the same from run to run, where CPU time inside the loop swings by more than most changes
+// (docs/development.md).
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import { mkdtempSync } from 'node:fs'
@@ -23,7 +27,8 @@ import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
 import { fileURLToPath } from 'node:url'
 
-const SIDE_BYTES = 2 * 1024 * 1024
+// BENCH_SIDE_CHARS shortens the answer for the `workload` mode under valgrind (see below).
+const SIDE_BYTES = Number(process.env.BENCH_SIDE_CHARS ?? 2 * 1024 * 1024)
 const DELTA = 16
 // Rounds: single rounds' ratios ranged from 0.80 to 1.38 on the user's path (the machine's speed drifts
 // by up to 25 % between two back-to-back runs), so only their median is compared. With 7 rounds that
@@ -56,7 +61,7 @@ const REASONING = normalText(SIDE_BYTES, 3)
 const TEXT = normalText(SIDE_BYTES, 5)
 
 if (process.argv[2] === 'serve') serveSse()
-else await main()
+else await main(process.argv[2] === 'workload' ? process.argv[3] : undefined)
 
 /** The child: answers every POST /chat/completions with the answer as DeepSeek's SSE, prints its port. */
 function serveSse() {
@@ -79,7 +84,8 @@ function serveSse() {
   server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`))
 }
 
-async function main() {
+/** `workload`: 'with' or 'without' the plugin, for the `workload` mode; undefined for the bench. */
+async function main(workload) {
   // DSH's agent loop uses Promise.withResolvers; agent-stack.mjs polyfills it on Node 20.
   const { LlmAdapter, createUserMessage } = await import('@deepseek-ai/dsh-llm')
   const deepSeekPlugin = await import('@deepseek-ai/dsh-llm-deepseek')
@@ -104,20 +110,8 @@ async function main() {
     }
   }
 
-  const server = spawn(process.execPath, [fileURLToPath(import.meta.url), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const port = await new Promise((resolve, reject) => {
-    server.stdout.once('data', (data) => resolve(Number(String(data).trim())))
-    server.once('exit', (code) => reject(new Error(`the SSE server exited (${code})`)))
-  })
-  process.env.DSH_LOOP_BREAKER_BENCH_KEY = 'sk-bench-dummy'
-  // The adapter persists an anonymous user id under DSH_HOME; keep it out of the real home.
-  process.env.DSH_HOME ??= mkdtempSync(join(tmpdir(), 'dsh-home-'))
-  const deepSeek = [deepSeekPlugin, {
-    baseURL: `http://127.0.0.1:${port}`,
-    apiKeyEnv: 'DSH_LOOP_BREAKER_BENCH_KEY',
-    models: [{ id: MODEL, contextWindow: 1_000_000 }],
-  }]
-
+  /** The real DeepSeek adapter, pointed at the SSE server (set once the server listens). */
+  let deepSeek
   /** Streams the answer through a fresh stack once; `measure` wraps the turn (from the user message to idle). */
   async function runOnce(path, withPlugin, measure) {
     const inProcess = path === 'in-process'
@@ -137,6 +131,26 @@ async function main() {
     await dispose()
     return figures
   }
+
+  if (workload !== undefined) {
+    if (workload !== 'with' && workload !== 'without') throw new Error('usage: plugin.bench.mjs workload with|without')
+    for (let run = 0; run < 2; run++) await runOnce('in-process', workload === 'with', (turn) => turn())
+    return
+  }
+
+  const server = spawn(process.execPath, [fileURLToPath(import.meta.url), 'serve'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise((resolve, reject) => {
+    server.stdout.once('data', (data) => resolve(Number(String(data).trim())))
+    server.once('exit', (code) => reject(new Error(`the SSE server exited (${code})`)))
+  })
+  process.env.DSH_LOOP_BREAKER_BENCH_KEY = 'sk-bench-dummy'
+  // The adapter persists an anonymous user id under DSH_HOME; keep it out of the real home.
+  process.env.DSH_HOME ??= mkdtempSync(join(tmpdir(), 'dsh-home-'))
+  deepSeek = [deepSeekPlugin, {
+    baseURL: `http://127.0.0.1:${port}`,
+    apiKeyEnv: 'DSH_LOOP_BREAKER_BENCH_KEY',
+    models: [{ id: MODEL, contextWindow: 1_000_000 }],
+  }]
 
   /** One timed run: CPU time of the turn and the heap it leaves retained. */
   function run(path, withPlugin) {
