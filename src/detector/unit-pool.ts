@@ -75,8 +75,9 @@ export class UnitPool {
 
   /** Adds a unit to the window; returns whether it is a counted unit already sighted there. */
   private enter(key: number, length: number, start: number, counted: boolean): boolean {
-    const unit = this.next++
+    const unit = this.next
     if (unit - this.oldest > this.mask) this.grow()
+    this.next = unit + 1
     const at = unit & this.mask
     this.keys[at] = key
     this.lengths[at] = length
@@ -105,8 +106,8 @@ export class UnitPool {
     const mask = capacity - 1
     const tables = typedTables(Int32Array, 5, capacity)
     const old = [this.keys, this.lengths, this.starts, this.counted, this.nextSighting]
-    for (let unit = this.oldest; unit < this.next - 1; unit++) {
-      for (let table = 0; table < 5; table++) tables[table]![unit & mask] = old[table]![unit & this.mask]!
+    for (let unit = this.oldest; unit < this.next; unit++) {
+      for (let table = 0; table < 5; table++) tables[table][unit & mask] = old[table][unit & this.mask]
     }
     ;[this.keys, this.lengths, this.starts, this.counted, this.nextSighting] = tables
     this.mask = mask
@@ -114,10 +115,10 @@ export class UnitPool {
 
   private leaveOldest(): void {
     const at = this.oldest++ & this.mask
-    this.windowLength -= this.lengths[at]!
+    this.windowLength -= this.lengths[at]
     if (this.counted[at] === 0) return
-    if (this.nextSighting[at] !== NONE) this.repeatedMass -= this.lengths[at]!
-    else this.latestByKey.delete(this.keys[at]!)
+    if (this.nextSighting[at] !== NONE) this.repeatedMass -= this.lengths[at]
+    else this.latestByKey.delete(this.keys[at])
   }
 
   /**
@@ -141,13 +142,13 @@ export class UnitPool {
     let loopRepeated = 0
     for (let unit = this.next - 1; unit >= oldest; unit--) {
       const at = unit & mask
-      chars += lengths[at]!
+      chars += lengths[at]
       if (chars > longest) break
       if (counted[at] === 1) {
         sightings++
         if (nextSighting[at] === NONE) distinct++
         else {
-          repeated += lengths[at]!
+          repeated += lengths[at]
           firstSightedAgain = unit
         }
       }
@@ -158,6 +159,6 @@ export class UnitPool {
       }
     }
     if (loopStartUnit === NONE) return undefined
-    return { rule: this.rule, loopStart: this.starts[loopStartUnit & mask]!, repeatedChars: loopRepeated, verifiedAt }
+    return { rule: this.rule, loopStart: this.starts[loopStartUnit & mask], repeatedChars: loopRepeated, verifiedAt }
   }
 }
