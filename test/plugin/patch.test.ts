@@ -7,9 +7,15 @@ describe('cordis.patch.yml (the bundle patch `dsh plugin add` applies)', () => {
   it('inserts one loop-breaker row, named after the package, with exactly the schema defaults', async () => {
     const document = parsePatchFile(await readFile('cordis.patch.yml', 'utf8'), 'cordis.patch.yml') as any[]
     const packageName = JSON.parse(await readFile('package.json', 'utf8')).name
-    expect(document).toHaveLength(1)
-    const [row] = document[0].insert
-    expect(row).toMatchObject({ id: 'loop-breaker', name: packageName })
+    const [insert] = document
+    expect(insert.insert).toHaveLength(1)
+    expect(insert.insert[0]).toMatchObject({ id: 'loop-breaker', name: packageName })
     expect(loopBreakerRows(document)).toEqual([Config({})])
+  })
+
+  it("turns on only the host's hmr row, as the launcher's watch-only fallback (no module reloads)", async () => {
+    const document = parsePatchFile(await readFile('cordis.patch.yml', 'utf8'), 'cordis.patch.yml') as any[]
+    expect(document).toHaveLength(2)
+    expect(document[1]).toEqual({ id: 'hmr', disabled: false, config: { root: [] } })
   })
 })
