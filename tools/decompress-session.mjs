@@ -3,16 +3,23 @@
 // libraries' one-shot decoders do), streaming, to a file or stdout. A damaged frame is skipped and named
 // on stderr, the frames after it are still written, and the exit status is 1. A thin shell over
 // lib/session.js; run `npm run build` first.
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createReadStream } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { once } from 'node:events'
+import { resolve } from 'node:path'
 import { ZstdFramesDecoder, startsWithZstdFrame } from '../lib/session.js'
 import { UsageError, parseFlags } from './cli-flags.mjs'
 
-const HELP = `Usage: node tools/decompress-session.mjs <in> [out]
+const HELP = `Usage: node tools/decompress-session.mjs <in> [out] [--force]
 
 Writes the JSONL text of a session log: all zstd frames of a .jsonl.zstd file decoded in
 order (a plain .jsonl file is copied as is; the content decides, not the name). Without
-[out], or with -, the text goes to stdout, e.g. to pipe into grep or jq.
+[out], or with -, the text goes to stdout, e.g. to pipe into grep or jq. An [out] file
+must not exist yet.
+
+Options
+  --force            overwrite an existing [out] (never <in> itself)
+  --help             this text
 
 A frame that fails to decode, or whose content checksum does not match, is skipped: its
 byte range is reported on stderr and the frames after it are written as usual (when its
@@ -21,14 +28,14 @@ stderr says so). A truncated last frame: what its complete blocks yield is writt
 the byte offset of the torn frame is reported. See docs/tools.md#damaged-logs.
 
 Exit status: 0 done; 1 damaged or unreadable input (everything that could be decoded is
-written); 2 bad usage.`
+written); 2 bad usage, or an [out] that exists without --force or cannot be created.`
 
 process.exitCode = await main(process.argv.slice(2))
 
 async function main(argv) {
   let flags
   try {
-    flags = parseFlags(argv, { help: { type: 'boolean', short: 'h' } })
+    flags = parseFlags(argv, { help: { type: 'boolean', short: 'h' }, force: { type: 'boolean' } })
     if (!flags.values.help && (flags.positionals.length < 1 || flags.positionals.length > 2)) throw new UsageError('expects <in> [out]')
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
@@ -40,7 +47,23 @@ async function main(argv) {
     return 0
   }
   const [input, output = '-'] = flags.positionals
-  const sink = output === '-' ? process.stdout : createWriteStream(output)
+  let sink = process.stdout
+  if (output !== '-') {
+    const refused = (message) => {
+      process.stderr.write(`decompress-session: ${message}\nRun with --help for usage.\n`)
+      return 2
+    }
+    // Writing over the input would truncate what is still to be read.
+    if (resolve(output) === resolve(input)) return refused(`${output} is the input: give another [out] file`)
+    try {
+      // 'wx' refuses an existing file in the same call that creates it: no window between a check and the write.
+      sink = (await open(output, flags.values.force ? 'w' : 'wx')).createWriteStream()
+    } catch (error) {
+      if (error.code === 'EEXIST') return refused(`${output} exists: pass --force to overwrite it`)
+      process.stderr.write(`decompress-session: ${output}: ${error.message}\n`)
+      return 2
+    }
+  }
   // A reader that stops early (`| head`) closes the pipe: that ends the job, it is not a failure.
   let closed = false
   sink.on('error', (error) => {

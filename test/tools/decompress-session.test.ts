@@ -29,6 +29,24 @@ describe('decompress-session', () => {
     expect((await readFile(out)).equals(expected)).toBe(true)
   })
 
+  it('never overwrites an existing [out] without --force, and never the input', async () => {
+    const out = join(scratch, 'kept.jsonl')
+    await writeFile(out, 'mine\n')
+    const refused = await run(sample, out)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toBe(`decompress-session: ${out} exists: pass --force to overwrite it\nRun with --help for usage.\n`)
+    expect(await readFile(out, 'utf8')).toBe('mine\n')
+    const forced = await run('--force', sample, out)
+    expect(forced.code).toBe(0)
+    expect((await readFile(out)).equals(expected)).toBe(true)
+    const copy = join(scratch, 'self.jsonl.zstd')
+    await writeFile(copy, bytes)
+    const self = await run('--force', copy, copy)
+    expect(self.code).toBe(2)
+    expect(self.stderr).toContain(`decompress-session: ${copy} is the input: give another [out] file`)
+    expect((await readFile(copy)).equals(bytes)).toBe(true)
+  })
+
   it('copies a plain JSONL log as is', async () => {
     const plain = 'test/fixtures/sessions/work.v4.jsonl'
     const { code, stdoutBytes } = await run(plain)
