@@ -4,7 +4,7 @@
 // A thin shell over lib/session.js; run `npm run build` first in a checkout.
 import { randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
-import { access, copyFile, open, rename, rm } from 'node:fs/promises'
+import { access, copyFile, open, rename, rm, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { RepairError, repairSessionLog } from '../lib/session.js'
 import { UsageError, parseFlags } from './cli-flags.mjs'
@@ -20,7 +20,8 @@ writes now (same seq and time), every other line is copied byte for byte. A zstd
   <in>               the session log, e.g.
                      <DSH_HOME>/sessions/--<cwd>--/<id>/session.jsonl.zstd
   [out]              where to write the repaired log; it must not exist (see --force).
-                     Without it, <in> is repaired in place, which needs --force.
+                     Without it, <in> is repaired in place, which needs --force. The
+                     repaired log keeps <in>'s permission bits (DSH writes 0600).
 
 Options
   --dry-run          say what would be rewritten; write nothing
@@ -88,10 +89,14 @@ async function main(argv) {
   if (!inPlace && !values.force && await exists(output)) throw new UsageError(`${output} exists: pass --force to overwrite it`)
   if (backup !== undefined && await exists(backup)) throw new UsageError(`${backup} exists and is never overwritten: move it away, or pass --no-backup`)
 
+  // DSH writes its logs 0600 (a session holds the user's prompts and files): the repaired log keeps the
+  // input's permission bits, whatever the umask would give a new file.
+  const { mode } = await stat(input)
   const temporary = `${output}.repair-${randomBytes(4).toString('hex')}.tmp`
   try {
-    const file = await open(temporary, 'wx')
+    const file = await open(temporary, 'wx', 0o600)
     try {
+      await file.chmod(mode & 0o7777)
       await repairSessionLog(input, (bytes) => file.write(bytes))
       await file.sync()
     } finally {

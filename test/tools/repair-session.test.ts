@@ -3,7 +3,7 @@
  * `loop-breaker/break` / `loop-breaker/stall` events). That DSH rc.8 loads the result is shown with the
  * real persistence in repair-session.node22.test.ts.
  */
-import { access, copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { access, chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decompress } from 'fzstd'
@@ -101,6 +101,8 @@ describe('repair-session', () => {
     await rm(dir, { recursive: true, force: true })
     await mkdir(dir)
     await copyFile(`${fixtures}/phrase-pool.0.1.0.rc8.jsonl.zstd`, log)
+    // Neither the umask's 0644 nor the 0600 DSH writes logs with: the repair keeps whatever the log has.
+    await chmod(log, 0o640)
     const original = await readFile(log)
 
     const refused = await repair(log)
@@ -114,6 +116,9 @@ describe('repair-session', () => {
     expect((await readFile(`${log}.bak`)).equals(original)).toBe(true)
     expect(text(await readFile(log))).toBe(expectedRepair(text(original)).text)
     expect((await readdir(dir)).sort()).toEqual(['session.jsonl.zstd', 'session.jsonl.zstd.bak'])
+    // The log and its backup keep the original's mode, whatever the umask gives a new file.
+    expect((await stat(log)).mode & 0o777).toBe(0o640)
+    expect((await stat(`${log}.bak`)).mode & 0o777).toBe(0o640)
     // Repaired once, there is nothing left to do.
     expect((await repair('--force', log)).stdout).toContain('nothing to repair')
 
