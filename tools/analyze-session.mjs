@@ -56,9 +56,10 @@ settings of the plugin (escalate, maxFires, ...) are ignored here.
 Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
 text, tool calls, verdict (break, stall or ok), rule, side@at (where the live plugin would cut:
-UTF-16 length of that side so far), repeated chars, the plugin's recorded action, and its
-other records for the call: continued after the output length limit (continue n, or end when
-the cap was spent) and steps cropped from its request (crop n). A log
+UTF-16 length of that side so far), repeated chars (the count the plugin's cut gives in its
+trim marker, notice and log line: the loop's characters it removes), the plugin's recorded
+action, and its other records for the call: continued after the output length limit
+(continue n, or end when the cap was spent) and steps cropped from its request (crop n). A log
 written with journal: false records no action: a call the plugin cut there reads "cut by the
 plugin (no journal: <side>)", from the trim marker that closed its block and the notice that
 followed. A line marked ≠ is one where replay and record disagree (the summary then says how to

@@ -20,7 +20,11 @@ export interface LoopBreakerBreakEventData {
   side: Side
   /** UTF-16 length of that side's text when it tripped, the tripping delta included. */
   at: number
-  /** How much of that text was repetition. */
+  /**
+   * The repeated characters of the cut: that side's text from where the loop starts to the cut, in the
+   * blocks the cut closed. The trim removes exactly these (the marker gives the same count); with
+   * `trimHistory: false` they stay. The notice and the log line give it too.
+   */
   repeatedChars: number
   /** Consecutive findings in this user turn, this one included. */
   level: number

@@ -57,7 +57,12 @@ export type TripDecision = { cut: true; trimHistory: boolean; afterCut: () => vo
 
 export interface GuardHooks {
   detector: CallDetector
-  onTrip(trip: Trip): TripDecision
+  /**
+   * Decides what a trip does. `loopChars` is the call's text on the trip's side from `trip.loopStart` to
+   * the cut, in the blocks still open (`OpenBlocks.loopChars`): exactly what a trimming cut removes, so
+   * the marker, the notice, the log line and the record all give this one count.
+   */
+  onTrip(trip: Trip, loopChars: number): TripDecision
   /**
    * Runs when a call that was not cut ends with a non-error finish; what it returns runs once the
    * consumer has taken the finish.
@@ -237,7 +242,7 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
     const trip = hooks.detector.push(side, text)
     if (trip === undefined || !blocks.closable()) return undefined
     watching = false
-    const decision = hooks.onTrip(trip)
+    const decision = hooks.onTrip(trip, blocks.loopChars(trip.side, trip.loopStart))
     return decision.cut ? { trip, trimHistory: decision.trimHistory, afterCut: decision.afterCut } : undefined
   }
 

@@ -239,13 +239,13 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       marker: (removedChars) => trimMarker(localeOf(state), removedChars),
       reasoningTailChars: resolved.detector.callJudgeWindowChars,
       ...resolved.maxContinuations > 0 ? { lengthMarker: lengthMarker(localeOf(state)) } : {},
-      onTrip: (trip) => onTrip(agent, state, trip),
+      onTrip: (trip, loopChars) => onTrip(agent, state, trip, loopChars),
       onComplete: (call, end) => onComplete(agent, state, call, end, previousResults),
       onFailure: (error) => failOpen(agent, error),
     })
   })
 
-  function onTrip(agent: Agent, state: AgentState, trip: Trip): TripDecision {
+  function onTrip(agent: Agent, state: AgentState, trip: Trip, loopChars: number): TripDecision {
     const reaction = state.escalation.react()
     const event: LoopBreakerBreakEventData = {
       turn: state.turn,
@@ -253,11 +253,11 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       rule: trip.rule,
       side: trip.side,
       at: trip.at,
-      repeatedChars: trip.repeatedChars,
+      repeatedChars: loopChars,
       level: reaction.level,
       action: reaction.action,
     }
-    const finding: Finding = { kind: 'break', rule: trip.rule, side: trip.side, repeatedChars: trip.repeatedChars }
+    const finding: Finding = { kind: 'break', rule: trip.rule, side: trip.side, repeatedChars: loopChars }
     record(agent, 'break', reaction.action, event, reactionLine(localeOf(state), finding, event, reaction))
     if (reaction.action === 'observe') return { cut: false }
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }

@@ -103,10 +103,21 @@ export class OpenBlocks {
   }
 
   /**
+   * The characters of the open blocks on `side` streamed at or after side offset `loopStart`: what a
+   * cut that trims from there removes, and so the one count a cut reports (marker, notice, log line,
+   * record). Text of that side in blocks already closed was delivered and stays.
+   */
+  loopChars(side: Side, loopStart: number): number {
+    let chars = 0
+    for (const block of this.open.values()) if (block.side === side) chars += block.text.length - keptLength(block.segments, loopStart)
+    return chars
+  }
+
+  /**
    * The `block-end` chunks that close every open block, in the order the blocks opened. The block on
-   * `trimSide` loses its text from side offset `loopStart` on, followed by the marker; a tool call always
-   * ends with the marker, which keeps its arguments from ever parsing as JSON, so a call cut half-way is
-   * recorded as failed and never executed with truncated arguments.
+   * `trimSide` loses its text from side offset `loopStart` on (`loopChars` characters in all), followed by
+   * the marker; a tool call always ends with the marker, which keeps its arguments from ever parsing as
+   * JSON, so a call cut half-way is recorded as failed and never executed with truncated arguments.
    */
   close(trim: { side: Side; loopStart: number } | undefined, marker: TrimMarker): StreamChunk[] {
     const closing: StreamChunk[] = []

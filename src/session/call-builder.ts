@@ -39,10 +39,10 @@ export class CallBuilder {
   chunk(chunk: Record<string, any>): boolean {
     switch (chunk.type) {
       case 'text-delta':
-        this.push('text', chunk.text)
+        this.push('text', chunk.text, chunk.index)
         return true
       case 'reasoning-delta':
-        this.push('reasoning', chunk.text)
+        this.push('reasoning', chunk.text, chunk.index)
         return true
       case 'tool-call-delta':
         this.toolDelta(chunk.index, chunk.id, chunk.name, chunk.argumentsDelta)
@@ -62,9 +62,9 @@ export class CallBuilder {
     }
   }
 
-  /** A packed run of text or reasoning deltas. */
-  run(side: 'text' | 'reasoning', texts: readonly string[]): void {
-    for (const text of texts) this.push(side, text)
+  /** A packed run of text or reasoning deltas, streamed into block `index`. */
+  run(side: 'text' | 'reasoning', index: unknown, texts: readonly string[]): void {
+    for (const text of texts) this.push(side, text, index)
   }
 
   /** A packed run of one tool call's argument deltas. */
@@ -106,9 +106,9 @@ export class CallBuilder {
     if (removedChars !== undefined) this.trimmed = { side, removedChars }
   }
 
-  private push(side: DeltaSide, text: unknown): void {
+  private push(side: DeltaSide, text: unknown, block: unknown): void {
     if (typeof text !== 'string') return
-    this.deltas.push({ side, text })
+    this.deltas.push(typeof block === 'number' ? { side, text, block } : { side, text })
     if (side === 'text') this.textChars += text.length
     else if (side === 'reasoning') this.reasoningChars += text.length
     else this.toolChars += text.length
@@ -116,7 +116,7 @@ export class CallBuilder {
 
   private toolDelta(index: number, id: unknown, name: unknown, delta: unknown): void {
     if (typeof delta !== 'string') return
-    this.push('tool', delta)
+    this.push('tool', delta, index)
     let open = this.openTools.get(index)
     if (open === undefined) {
       open = { id: typeof id === 'string' ? id : '', name: '', arguments: '' }

@@ -17,11 +17,13 @@ const BATCH_CALLS = 32
 const IN_FLIGHT = 4
 /** Side codes on the wire, in the order `pack` numbers them. */
 const SIDES: DeltaSide[] = ['reasoning', 'text', 'tool']
+/** A delta whose block the log does not name (stream indexes are never negative). */
+const NO_BLOCK = -1
 
 /** A call (or a "user spoke" mark) as it crosses the thread boundary. */
 type Packed =
   | { user: true }
-  | { user?: false; text: string; lengths: Uint32Array; sides: Uint8Array; finish: SessionCall['finish']; toolCalls: SessionCall['toolCalls']; previousResults: unknown[] }
+  | { user?: false; text: string; lengths: Uint32Array; sides: Uint8Array; blocks: Int32Array; finish: SessionCall['finish']; toolCalls: SessionCall['toolCalls']; previousResults: unknown[] }
 
 /** Verdicts of one call: under the reported config, then under each sweep config. */
 export type CallVerdicts = CallVerdict[]
@@ -107,14 +109,16 @@ function pack(call: SessionCall): Packed {
   const deltas = call.deltas
   const lengths = new Uint32Array(deltas.length)
   const sides = new Uint8Array(deltas.length)
+  const blocks = new Int32Array(deltas.length)
   let text = ''
   for (let index = 0; index < deltas.length; index++) {
     const delta = deltas[index]!
     lengths[index] = delta.text.length
     sides[index] = delta.side === 'reasoning' ? 0 : delta.side === 'text' ? 1 : 2
+    blocks[index] = delta.block ?? NO_BLOCK
     text += delta.text
   }
-  return { text, lengths, sides, finish: call.finish, toolCalls: call.toolCalls, previousResults: call.previousResults }
+  return { text, lengths, sides, blocks, finish: call.finish, toolCalls: call.toolCalls, previousResults: call.previousResults }
 }
 
 /** Only what the replay reads is rebuilt. */
@@ -123,7 +127,9 @@ function unpack(packed: Extract<Packed, { text: string }>): SessionCall {
   let at = 0
   for (let index = 0; index < packed.lengths.length; index++) {
     const length = packed.lengths[index]!
-    deltas[index] = { side: SIDES[packed.sides[index]!], text: packed.text.slice(at, at + length) }
+    const block = packed.blocks[index]!
+    const text = packed.text.slice(at, at + length)
+    deltas[index] = block === NO_BLOCK ? { side: SIDES[packed.sides[index]!], text } : { side: SIDES[packed.sides[index]!], text, block }
     at += length
   }
   return {

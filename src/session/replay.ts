@@ -22,7 +22,11 @@ export interface DetectorModule {
 
 /** What the detector makes of one call: the break it trips, or else the stall the judges find. */
 export interface CallVerdict {
-  /** The stream detector's first trip: its rule, the side, the side's character offset and the repeated length; null when none. */
+  /**
+   * The stream detector's first trip: its rule, the side, the side's character offset, and the repeated
+   * characters the live plugin's cut would report (and trim): that side's text from the loop's start to
+   * the cut, in the block the tripping delta belongs to; null when none.
+   */
   break: { rule: string; side: Side; at: number; repeatedChars: number } | null
   /** The cross-call judge's reason (`reasoning-only`, `repeated-material`) or else the cross-step judge's. */
   stall: string | null
@@ -57,11 +61,11 @@ export class SessionReplay {
     const detector = new this.detector.StreamDetector(this.config)
     let reasoning = ''
     let text = ''
-    for (const delta of call.deltas) {
+    for (const [index, delta] of call.deltas.entries()) {
       if (delta.text.length === 0) continue
       const trip = detector.push(delta.side, delta.text)
       if (trip !== undefined) {
-        return { break: { rule: trip.rule, side: trip.side, at: trip.at, repeatedChars: trip.repeatedChars }, stall: null }
+        return { break: { rule: trip.rule, side: trip.side, at: trip.at, repeatedChars: loopChars(call.deltas, index, trip) }, stall: null }
       }
       if (delta.side === 'reasoning') reasoning += delta.text
       else if (delta.side === 'text') text += delta.text
@@ -71,4 +75,24 @@ export class SessionReplay {
     const finding = this.judges.observe({ reasoning, text, toolCalls, previousResults: call.previousResults })
     return { break: null, stall: finding?.reason ?? null }
   }
+}
+
+/**
+ * What the plugin's cut reports for a trip at delta `tripIndex` (src/plugin/open-blocks.ts `loopChars`):
+ * the trip side's characters at or after `loopStart`, in the block the tripping delta was streamed into
+ * (the block the cut closes; that side's earlier blocks were already delivered). Deltas whose block the
+ * log does not name count as one block.
+ */
+function loopChars(deltas: SessionCall['deltas'], tripIndex: number, trip: Pick<Trip, 'side' | 'loopStart'>): number {
+  const block = deltas[tripIndex]!.block
+  let sideOffset = 0
+  let chars = 0
+  for (let index = 0; index <= tripIndex; index++) {
+    const delta = deltas[index]!
+    if (delta.side !== trip.side) continue
+    const end = sideOffset + delta.text.length
+    if (delta.block === block) chars += Math.max(0, end - Math.max(sideOffset, trip.loopStart))
+    sideOffset = end
+  }
+  return chars
 }

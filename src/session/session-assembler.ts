@@ -227,7 +227,7 @@ export class SessionAssembler {
       return true
     }
     if (!Array.isArray(run.texts)) return false
-    call.run(ROW_SIDES[type as keyof typeof ROW_SIDES], run.texts)
+    call.run(ROW_SIDES[type as keyof typeof ROW_SIDES], run.index, run.texts)
     return true
   }
 

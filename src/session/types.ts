@@ -11,6 +11,8 @@ export type DeltaSide = 'reasoning' | 'text' | 'tool'
 export interface Delta {
   side: DeltaSide
   text: string
+  /** The stream index of the block it was streamed into; absent when the log does not say. */
+  block?: number
 }
 
 /** A tool call as assembled at the end of its block (or from its deltas when the block never closed). */

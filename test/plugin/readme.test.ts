@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readFile } from 'node:fs/promises'
 import { DETECTOR_SETTINGS } from '../../src/detector/index.ts'
 import { noticeText } from '../../src/plugin/index.ts'
-import { createContinuationNotice } from '../../src/plugin/messages.ts'
+import { createContinuationNotice, reactionLine, trimMarker } from '../../src/plugin/messages.ts'
 import { ConfigFields } from '../../src/plugin/config.ts'
 import type { Finding, Tone } from '../../src/plugin/index.ts'
 
@@ -51,7 +51,13 @@ describe("the README's Model Experience", () => {
       for (const locale of ['zh', 'en'] as const) {
         for (const [finding, tone, streak] of shown) expect(readme).toContain(noticeText(locale, finding, tone, streak))
         expect(readme).toContain(contentText(createContinuationNotice(locale, undefined)))
+        // One cut, one count: the marker quoted beside the notices removed what the notices report.
+        expect(readme).toContain(trimMarker(locale, cut.repeatedChars))
       }
     }
+    // The log line example gives that count too, in the README of its language.
+    const line = (locale: 'en' | 'zh') => reactionLine(locale, cut, { turn: 1, step: 1 }, { action: 'remind', level: 1, resume: false })
+    expect(await readFile('README.md', 'utf8')).toContain(line('en'))
+    expect(await readFile('README.zh.md', 'utf8')).toContain(line('zh'))
   })
 })

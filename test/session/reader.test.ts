@@ -42,7 +42,9 @@ describe('readSession on a real rc.8 log (work.rc8.jsonl.zstd)', async () => {
     expect(answer.textChars).toBe(FINAL_REPORT.length)
     expect(sideText(log.calls[0]!, 'tool')).toBe('{"path":"ci/summary.txt"}')
     // The failed attempt streamed a single delta: stored as one assistant/chunk, not a packed row.
-    expect(log.calls[2]!.deltas).toEqual([{ side: 'text', text: 'Let me' }])
+    expect(log.calls[2]!.deltas).toEqual([{ side: 'text', text: 'Let me', block: 0 }])
+    // Packed rows name their block too (the replay needs it for the count a cut reports).
+    expect(new Set(answer.deltas.map((delta) => delta.block))).not.toContain(undefined)
   })
 
   it('counts the records it does not use, by type', () => {

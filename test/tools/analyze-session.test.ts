@@ -176,10 +176,13 @@ describe('comparing the replay with what the plugin did', () => {
 
     const { code, stdout } = await analyze(file)
     expect(code).toBe(0)
-    expect(stdout).toMatch(/1\.1\s+stop\s+1027\s+0\s+-\s+break\s+novelty\s+reasoning@1027\s+515\s+cut by the plugin \(no journal: reasoning\)\s+-\n/)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1027\s+0\s+-\s+break\s+novelty\s+reasoning@1027\s+531\s+cut by the plugin \(no journal: reasoning\)\s+-\n/)
     expect(stdout).not.toContain('≠')
     const { document } = await json(file)
+    // The replay reports what the cut removed, the count of the fixture's marker (its notice, written
+    // before the plugin gave one count per cut, still shows the detector's own 515).
     expect(document.files[0].calls[0].trace).toEqual({ side: 'reasoning', removedChars: 531, notice: 'loop-breaker remind: novelty / reasoning / 515' })
+    expect(document.files[0].calls[0].break.repeatedChars).toBe(531)
     expect(document.files[0].calls[0].recorded).toBeNull()
     expect(document.files[0].calls[1].trace).toBeNull()
 
