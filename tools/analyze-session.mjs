@@ -4,7 +4,7 @@
 // A thin shell over lib/session.js; run `npm run build` first in a checkout.
 import { availableParallelism } from 'node:os'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { analyzeFile, findSessionFiles, jsExpression, readPatchConfig } from '../lib/session.js'
+import { analyzeFile, detectorSettingsOf, findSessionFiles, jsExpression, readPatchConfig } from '../lib/session.js'
 import * as detector from '../lib/detector.js'
 import { UsageError, parseFlags } from './cli-flags.mjs'
 
@@ -50,8 +50,10 @@ Options
   --help             this text
 
 Settings: every name in DETECTOR_SETTINGS of dsh-loop-breaker/detector (the README's Config
-table), e.g. textPoolMinRepeatedChars, reasoningCycleMinSpan, maxThinkingSteps. Reaction
-settings of the plugin (escalate, maxFires, ...) are ignored here.
+table), e.g. textPoolMinRepeatedChars, reasoningCycleMinSpan, maxThinkingSteps. The plugin's
+reaction settings in a --config row (escalate, maxFires, ...) decide what it does after a
+finding, not where it finds one: they are read and left aside. A name that is no setting at
+all is named on stderr, with the closest setting, and left aside too.
 
 Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
@@ -181,13 +183,11 @@ async function buildConfigs(options) {
   const fromPatches = await readPatchConfig(options.configFiles).catch((error) => {
     throw new UsageError(error.code === 'ENOENT' ? `--config ${error.path}: no such file` : error.message)
   })
-  const base = {}
-  const ignored = []
-  for (const [key, raw] of Object.entries(fromPatches)) {
-    if (Object.hasOwn(detector.DETECTOR_SETTINGS, key)) base[key] = raw
-    else ignored.push(key)
+  const { detector: base, unknown } = detectorSettingsOf(fromPatches)
+  for (const { name, closest } of unknown) {
+    const hint = closest === undefined ? '' : `, did you mean ${closest}?`
+    process.stderr.write(`analyze-session: --config: ${name} is not a loop-breaker setting${hint} (left aside; the live plugin refuses it)\n`)
   }
-  if (ignored.length > 0) process.stderr.write(`analyze-session: not detector settings, ignored: ${ignored.join(', ')}\n`)
   for (const { key, raw } of options.sets) base[key] = settingValue(raw)
   for (const [key, value] of Object.entries(base)) {
     const expression = jsExpression(value)

@@ -13,7 +13,10 @@
  */
 import { readFile } from 'node:fs/promises'
 import yaml from 'js-yaml'
+import { closestName } from '../closest-name.ts'
+import { DETECTOR_SETTINGS } from '../detector/index.ts'
 import { isMapping } from '../mapping.ts'
+import { REACTION_SETTING_NAMES } from '../plugin/setting-names.ts'
 
 const ROW_NAMES = new Set(['loop-breaker', 'dsh-loop-breaker'])
 
@@ -113,6 +116,30 @@ export async function readPatchConfig(files: readonly string[]): Promise<Config>
     if (rows.length > 0) config = rows.at(-1)!
   }
   return config
+}
+
+/** A name in a `loop-breaker` row's config that is no setting of the plugin, and the setting it is closest to. */
+export interface UnknownSetting {
+  name: string
+  closest: string | undefined
+}
+
+/**
+ * A `loop-breaker` row's config as the analyzer takes it: the detector thresholds it replays with; the
+ * reaction settings (`escalate`, `maxFires`, ...), which decide what the plugin does after a finding and
+ * not where it finds one, left aside; and names that are no setting at all, which the live plugin refuses.
+ * @param config - a row's config, as `readPatchConfig` returns it.
+ * @returns the detector settings, and each unknown name with the closest setting name (if one is close).
+ */
+export function detectorSettingsOf(config: Config): { detector: Config; unknown: UnknownSetting[] } {
+  const detector: Config = {}
+  const unknown: UnknownSetting[] = []
+  const reaction = new Set<string>(REACTION_SETTING_NAMES)
+  for (const [name, value] of Object.entries(config)) {
+    if (Object.hasOwn(DETECTOR_SETTINGS, name)) detector[name] = value
+    else if (!reaction.has(name)) unknown.push({ name, closest: closestName(name, [...Object.keys(DETECTOR_SETTINGS), ...reaction]) })
+  }
+  return { detector, unknown }
 }
 
 /**

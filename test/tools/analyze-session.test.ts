@@ -56,16 +56,32 @@ describe('analyze-session --json', () => {
       '- id: loop-breaker',
       '  config:',
       '    noveltyEchoMinSpan: 0   # off',
-      '    escalate: warn',
+      // The README's tuning example: reaction settings, read without a word.
+      '    escalate: steer',
+      '    resumeAfterBreak: true',
+      '    maxFires: 4',
     ].join('\n'))
     await writeFile(second, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpan: 384\n')
     const off = await json('--config', first, loop)
     expect(off.document.files[0].calls[0].break?.rule).not.toBe('novelty')
-    expect(off.stderr).toContain('not detector settings, ignored: escalate')
+    expect(off.stderr).toBe('')
     const on = await json('--config', first, '--config', second, loop)
     expect(on.document.files[0].calls[0].break).toMatchObject({ rule: 'novelty' })
     const overridden = await json('--config', second, '--set', 'noveltyEchoMinSpan=0', loop)
     expect(overridden.document.files[0].calls[0].break?.rule).not.toBe('novelty')
+  })
+
+  it('--config names a key that is no setting, with the closest one, and replays with the others', async () => {
+    const typo = join(scratch, 'typo.patch.yml')
+    await writeFile(typo, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpn: 0\n    escalte: warn\n    zzzzzzzzzz: 1\n    noveltyEchoMinSpan: 0\n')
+    const { document, stderr } = await json('--config', typo, loop)
+    expect(stderr).toBe([
+      'analyze-session: --config: noveltyEchoMinSpn is not a loop-breaker setting, did you mean noveltyEchoMinSpan? (left aside; the live plugin refuses it)',
+      'analyze-session: --config: escalte is not a loop-breaker setting, did you mean escalate? (left aside; the live plugin refuses it)',
+      'analyze-session: --config: zzzzzzzzzz is not a loop-breaker setting (left aside; the live plugin refuses it)',
+      '',
+    ].join('\n'))
+    expect(document.files[0].calls[0].break?.rule).not.toBe('novelty')
   })
 
   it('--jobs spreads files over worker threads without changing the result', async () => {
