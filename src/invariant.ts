@@ -21,7 +21,7 @@ type Fail = (message: string) => never
 interface LoggedEvent { type: string; data: any }
 
 const SIDES = new Set(['reasoning', 'text', 'tool'])
-const BREAK_ACTIONS = new Set(['warn', 'remind', 'replan', 'cancel', 'observe'])
+const BREAK_ACTIONS = new Set(['warn', 'remind', 'replan', 'cancel', 'stop'])
 const JUDGES = new Set(['call', 'step'])
 
 function count(value: unknown, min: number): boolean {

@@ -28,9 +28,17 @@ export interface Config extends Partial<DetectorConfig> {
   escalate?: EscalateMode
   /** Consecutive findings in one user turn at which the turn is cancelled (default 3: remind, replan, cancel). */
   maxBreaksPerTurn?: number
-  /** Reactions per user turn (default 6); the last one cancels without resuming, later findings are only recorded. */
+  /**
+   * Reactions per user turn (default 6). Past them a finding is still cut, without a notice, and its turn
+   * is cancelled, never resumed, whatever `escalate` says; with `'cancel'` the last reaction already
+   * cancels without resuming. So a user turn holds at most `maxFires` reactions plus that final stop.
+   */
   maxFires?: number
-  /** After a cancel, wait until the agent is idle and follow up with the notice (default false). */
+  /**
+   * With `escalate: 'cancel'` only: after a cancel that is not the last reaction, follow up with the
+   * resume notice in a new turn (default false). `'warn'` and `'steer'` never cancel but for the final stop,
+   * which never resumes.
+   */
   resumeAfterBreak?: boolean
   /** Replace the repeated tail of a cut block with a short marker in what the model reads next (default true). */
   trimHistory?: boolean
@@ -84,9 +92,9 @@ const REACTION_FIELDS = {
   maxBreaksPerTurn: Schema.natural().min(1).default(3)
     .description('Consecutive findings in one user turn at which the turn is cancelled: the first reminds, the ones between re-plan, this one cancels.'),
   maxFires: Schema.natural().min(1).default(6)
-    .description('Reactions per user turn; the last one cancels without resuming, later findings are only recorded.'),
+    .description("Reactions per user turn, in every mode; past them a finding is still cut, without a notice, and ends the turn (cancelled, never resumed). With 'cancel' the last reaction already cancels without resuming."),
   resumeAfterBreak: Schema.boolean().default(false)
-    .description('After cancelling a turn, wait until the agent is idle and follow up with the notice.'),
+    .description("With escalate 'cancel' only: after a cancel before the last reaction, follow up with the notice in a new turn; the final stop never resumes."),
   trimHistory: Schema.boolean().default(true)
     .description('Replace the repeated tail of a cut block with a short marker in what the model reads next (the raw chunks stay in the log).'),
   journal: Schema.boolean().default(true)

@@ -10,7 +10,7 @@ import type { Side } from '../detector/index.ts'
 import type { JournalEventData } from '../journal.ts'
 import type { Action } from './escalation.ts'
 
-/** One in-stream cut (or, with `action: 'observe'`, a trip past the reaction cap that was only recorded). */
+/** One in-stream cut (with `action: 'stop'`, one past the reaction cap: no notice, and the turn was cancelled). */
 export interface LoopBreakerBreakEventData {
   turn: number
   step: number
@@ -42,9 +42,9 @@ export interface LoopBreakerStallEventData {
   action: Action
 }
 
-/** A cancelled turn followed up with the notice once the agent was idle (`resumeAfterBreak`). */
+/** A cancelled turn resumed (`resumeAfterBreak`): the request that carries the resume notice went to the model. */
 export interface LoopBreakerResumeEventData {
-  /** The turn that was cancelled and the step it was cancelled in. */
+  /** The turn and step of that request (the turn after the cancelled one, or after what the user queued). */
   turn: number
   step: number
 }

@@ -78,7 +78,7 @@ interface AgentState {
   pending: UserMessage[]
   /** The language of the user's latest message that has letters; carried across user turns. */
   spoken: Locale | undefined
-  /** The resume notice sent after a cancel, until it enters a step (then the resume is recorded). */
+  /** The resume notice queued after a cancel, until a request carrying it goes to the model (then the resume is recorded). */
   resume: { noticeId: string; cancelledTurn: number } | undefined
   /** Calls cut by the output length limit that were continued in this user turn. */
   continuations: number
@@ -155,12 +155,6 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       state.step = step
       for (const message of userMessages) state.spoken = localeOfText(textOf(message)) ?? state.spoken
       states.set(agent, state)
-      const resume = state.resume
-      if (resume !== undefined && messages.some((message: UserMessage) => message.id === resume.noticeId)) {
-        state.resume = undefined
-        const event: LoopBreakerResumeEventData = { turn, step }
-        record(agent, 'resume', 'resume', event, resumeLine(localeOf(state), { turn: resume.cancelledTurn }))
-      }
     } catch (error) {
       failOpen(payload?.agent, error)
     }
@@ -230,6 +224,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       state = stateOf(agent)
       detector = createDetector(resolved.detector)
       previousResults = trailingToolResults(options.messages)
+      recordResume(agent, state, options)
     } catch (error) {
       failOpen(agent, error)
       return next()
@@ -259,7 +254,6 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     }
     const finding: Finding = { kind: 'break', rule: trip.rule, side: trip.side, repeatedChars: loopChars }
     record(agent, 'break', reaction.action, event, reactionLine(localeOf(state), finding, event, reaction))
-    if (reaction.action === 'observe') return { cut: false }
     return { cut: true, trimHistory: resolved.trimHistory, afterCut: () => react(agent, state, finding, reaction) }
   }
 
@@ -275,7 +269,6 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
       turn: state.turn, step: state.step, judge: finding.judge, reason: finding.reason, level: reaction.level, action: reaction.action,
     }
     record(agent, 'stall', reaction.action, event, reactionLine(localeOf(state), finding, event, reaction))
-    if (reaction.action === 'observe') return undefined
     return { after: () => react(agent, state, finding, reaction) }
   }
 
@@ -319,23 +312,33 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
         agent.steer(createNotice(locale, finding, reaction.action, reaction.level))
         return
       case 'cancel':
+      case 'stop':
         // keepInbox: what the user queued meanwhile must survive the cancel.
         agent.cancel(CANCEL_CAUSE, { keepInbox: true })
-        if (reaction.resume) resumeWhenIdle(agent, state, createNotice(locale, finding, 'resume', reaction.level))
-        return
-      case 'observe':
+        if (reaction.resume) resumeAfterCancel(agent, state, createNotice(locale, finding, 'resume', reaction.level))
         return
     }
   }
 
-  /** Follow up with the notice once the cancelled turn has unwound, unless the user has spoken since. */
-  function resumeWhenIdle(agent: Agent, state: AgentState, notice: UserMessage): void {
-    const cancelledTurn = state.turn
-    agent.whenIdle().then(() => {
-      if (disposed || states.get(agent) !== state || agent.status !== 'idle') return
-      state.resume = { noticeId: notice.id, cancelledTurn }
-      agent.followup(notice)
-    }).catch((error: unknown) => failOpen(agent, error))
+  /**
+   * Follow up with the resume notice right after the cancel. DSH queues input sent after a cancel behind
+   * the cancelled activity and starts its turn once that activity has unwound, without the agent settling
+   * idle in between, so whoever waits for the agent (a headless run) waits for the resumed turn too. A
+   * message the user queued meanwhile stays first in the queue: its turn runs, then the notice's.
+   */
+  function resumeAfterCancel(agent: Agent, state: AgentState, notice: UserMessage): void {
+    if (disposed) return
+    state.resume = { noticeId: notice.id, cancelledTurn: state.turn }
+    agent.followup(notice)
+  }
+
+  /** Record the resume once a request that carries the resume notice goes to the model. */
+  function recordResume(agent: Agent, state: AgentState, options: GenerateOptions): void {
+    const resume = state.resume
+    if (resume === undefined || !options.messages.some((message) => (message as { id?: string }).id === resume.noticeId)) return
+    state.resume = undefined
+    const event: LoopBreakerResumeEventData = { turn: state.turn, step: state.step }
+    record(agent, 'resume', 'resume', event, resumeLine(localeOf(state), { turn: resume.cancelledTurn }))
   }
 }
 

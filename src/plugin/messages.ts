@@ -180,15 +180,15 @@ const ACTION_LINE: Record<Locale, Record<Action, (resume: boolean) => string>> =
     warn: () => 'the notice goes with the next request',
     remind: () => 'the model was told to carry on differently',
     replan: () => 'the model was told to re-plan',
-    cancel: (resume) => resume ? 'the turn was cancelled and resumes once the agent is idle' : 'the turn was cancelled',
-    observe: () => 'reaction cap reached: recorded only',
+    cancel: (resume) => resume ? 'the turn was cancelled; a follow-up with the notice is queued to resume the task' : 'the turn was cancelled',
+    stop: () => 'no reaction left in this user turn (maxFires): no notice, the turn was cancelled',
   },
   zh: {
     warn: () => '提示将随下一次请求发给模型',
     remind: () => '已提醒模型换一种做法继续',
     replan: () => '已要求模型重新规划',
-    cancel: (resume) => resume ? '已中止本轮，空闲后自动继续' : '已中止本轮',
-    observe: () => '已达到反应上限，仅作记录',
+    cancel: (resume) => resume ? '已中止本轮，并已排入带提示的后续消息以继续任务' : '已中止本轮',
+    stop: () => '本次用户回合的反应次数已用完（maxFires）：不再发提示，已中止本轮',
   },
 }
 
@@ -211,11 +211,11 @@ export function reactionLine(locale: Locale, finding: Finding, where: { turn: nu
     : `${PREFIX} 第 ${where.turn} 轮第 ${where.step} 步：${what}（${finding.judge} judge）；${done}（连续第 ${reaction.level} 次）。`
 }
 
-/** The line the user sees when a cancelled turn is resumed with the notice. */
+/** The line the user sees once the request that carries the resume notice goes to the model. */
 export function resumeLine(locale: Locale, where: { turn: number }): string {
   return locale === 'en'
-    ? `${PREFIX} resumed the task after the turn ${where.turn} was cancelled.`
-    : `${PREFIX} 第 ${where.turn} 轮被中止后，已自动继续原任务。`
+    ? `${PREFIX} resumed the task after turn ${where.turn} was cancelled: the notice went to the model.`
+    : `${PREFIX} 第 ${where.turn} 轮被中止后，已自动继续原任务：提示已发给模型。`
 }
 
 /**
