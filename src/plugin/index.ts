@@ -30,7 +30,8 @@ import type { Finding, Locale } from './messages.ts'
 import { JOURNAL_EVENT_TYPE, journalEvent, readJournalRecord } from '../journal.ts'
 import { isUserSource } from '../message-source.ts'
 import { sayRejectedEdits } from '../checked-schema.ts'
-import { LOGGER_NAME, exportOwnLogLines } from './visible-log.ts'
+import { LOGGER_NAME, exportOwnLogLines, toStderr } from './visible-log.ts'
+import { sayHeadlessStops } from './headless-end.ts'
 import type { LineWriter } from './visible-log.ts'
 import type { JournalRecordKind } from '../journal.ts'
 import { StepCrops } from './step-crops.ts'
@@ -98,6 +99,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   const createDetector = internals.createDetector ?? ((detector: DetectorConfig) => new StreamDetector(detector))
   const logger = ctx.logger(LOGGER_NAME)
   exportOwnLogLines(ctx, internals.writeLine)
+  sayHeadlessStops(ctx, CANCEL_CAUSE, internals.writeLine ?? toStderr)
   sayRejectedEdits(ctx, name, internals.writeLine)
   const states = new WeakMap<object, AgentState>()
   /** Per agent, kept across user turns: a crop holds for the whole session. */

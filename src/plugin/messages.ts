@@ -296,3 +296,18 @@ export function cropLine(locale: Locale, where: { turn: number; step: number }, 
     ? `${PREFIX} ${crop.steps} repeated step(s) (${crop.messages} messages) are left out of every later request from turn ${where.turn} step ${where.step} on; the session log keeps them.`
     : `${PREFIX} 第 ${where.turn} 轮第 ${where.step} 步起，之后的每次请求都略去 ${crop.steps} 个重复步骤（${crop.messages} 条消息）；会话日志仍完整保留。`
 }
+
+/**
+ * The last line of a headless run whose turn the plugin cancelled (headless-end.ts): the runner prints the
+ * cut call's kept text as if it were the answer and exits 1, so the line says what that text is, that the
+ * session is kept, and what to do.
+ */
+export function headlessStopLine(locale: Locale, stop: { turn: number; loops: number | undefined; session: string }): string {
+  const { turn, loops, session } = stop
+  if (locale === 'en') {
+    const after = loops === undefined || loops === 1 ? 'after a loop' : `after ${loops} loops in a row`
+    return `${PREFIX} turn ${turn} was stopped ${after}, so dsh exits with status 1: the text above is the model's output up to the cut, not an answer. Session ${session} keeps it; continue it in dsh --profile web, or run the task again reworded or in smaller steps.`
+  }
+  const after = loops === undefined || loops === 1 ? '出现循环后' : `在连续 ${loops} 次循环后`
+  return `${PREFIX} 第 ${turn} 轮${after}被中止，dsh 因此以状态 1 退出：上面的文字是模型截断前的输出，不是答案。会话 ${session} 已保存；可在 dsh --profile web 中继续，或换个说法、拆成更小的步骤重新运行任务。`
+}

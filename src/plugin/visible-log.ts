@@ -19,7 +19,8 @@ const NO_LEVEL = -1
 
 export type LineWriter = (line: string) => void
 
-const toStderr: LineWriter = (line) => {
+/** Where the plugin's lines go unless a test redirects them: one line on stderr. */
+export const toStderr: LineWriter = (line) => {
   process.stderr.write(`${line}\n`)
 }
 

@@ -29,6 +29,8 @@
 #   14–15. flow "continue-crop" (its own scripted model, test/e2e/continue-crop-model.mjs): identical steps
 #      are cropped from the next request and an answer cut by max-tokens is continued; the analyzer
 #      reports both and the session resumes with the crop rebuilt (test/e2e/check-continue-crop.mjs).
+#   16. flow "stop": a turn the plugin cancels at its first cut (maxBreaksPerTurn: 1) exits 1, and the
+#      run's last stderr line is the plugin's, naming the session (after the cut text the runner prints).
 # Runs under Node >= 22.15 (`npm run e2e` puts Node 22 first on PATH). Every step is logged; any broken
 # step stops the script with a non-zero exit and says which step and why. The temporary DSH_HOME is
 # removed at the end unless KEEP=1.
@@ -442,3 +444,41 @@ run node "$installed/tools/analyze-session.mjs" "$continue_crop_session"
 run node "$installed/tools/analyze-session.mjs" --json "$continue_crop_session" >"$work/continue-crop.analysis.json"
 run node "$e2e/check-continue-crop.mjs" "$work/continue-crop.analysis.json" "$DSH_HOME/sessions" \
   "$(basename "$(dirname "$continue_crop_session")")" "$work/continue-crop"
+
+# ── 16. a turn the plugin cancels in headless ───────────────────────────────────────────────────────
+# rc.8's headless runner prints the last assistant text whatever the turn's end and exits 1 for a
+# cancelled turn (README: Known limitations): the plugin's own line must come last, after that text.
+step "16. flow stop: a headless turn the plugin cancels exits 1, and its last line is the plugin's"
+stop_patch="$work/stop.patch.yml"
+cat >"$stop_patch" <<EOF
+# The phrase-pool model, and the turn cancelled at its first cut.
+- insert:
+    - id: e2e-scripted-model
+      name: $e2e/scripted-model.mjs
+- id: agent-default-model
+  config:
+    provider: e2e-scripted
+    model: e2e-phrase-pool
+- id: loop-breaker
+  config:
+    maxBreaksPerTurn: 1
+EOF
+cat "$stop_patch"
+mkdir -p "$work/stop"
+status=0
+stop_command=(dsh --profile "$PROFILE" --patch "$hmr_patch" --patch "$stop_patch" "$TASK")
+show "${stop_command[@]}"
+(cd "$work/stop" && timeout "$RUN_TIMEOUT_SECONDS" "${stop_command[@]}" >"$work/stop.stdout" 2>"$work/stop.stderr") || status=$?
+say "exit status $status; stdout:"
+cat "$work/stop.stdout"
+say "stderr:"
+cat "$work/stop.stderr"
+[ "$status" = 1 ] || fail "dsh exited with $status, expected 1 (rc.8's runner exits 1 for a cancelled turn)"
+grep -q 'repeated characters removed\]$' "$work/stop.stdout" ||
+  fail "stdout no longer ends with the cut text: the host limit README's Known limitations describes has changed"
+stop_line=$(tail -n 1 "$work/stop.stderr")
+stop_pattern='^\[loop-breaker\] turn 1 was stopped after a loop, so dsh exits with status 1: .* Session (session-[0-9a-f-]+) keeps it; '
+[[ $stop_line =~ $stop_pattern ]] || fail "the run's last stderr line is not the plugin's stop line: $stop_line"
+stop_session=$(session_of stop)
+[ "$(basename "$(dirname "$stop_session")")" = "${BASH_REMATCH[1]}" ] ||
+  fail "the stop line names ${BASH_REMATCH[1]}, the run wrote $stop_session"
