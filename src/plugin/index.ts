@@ -30,6 +30,7 @@ import type { Finding, Locale } from './messages.ts'
 import { JOURNAL_EVENT_TYPE, journalEvent, readJournalRecord } from '../journal.ts'
 import { isUserSource } from '../message-source.ts'
 import { sayRejectedEdits } from '../checked-schema.ts'
+import { sayUnappliedPatches } from '../patch-failures.ts'
 import { LOGGER_NAME, exportOwnLogLines, toStderr } from './visible-log.ts'
 import { sayHeadlessStops } from './headless-end.ts'
 import type { LineWriter } from './visible-log.ts'
@@ -57,7 +58,8 @@ export const CANCEL_CAUSE = Object.freeze({ kind: 'hook', reason: 'repetition-lo
 
 /**
  * Non-serializable hooks for tests (as `dsh-llm-retry` takes them): replace how a call's detector is made,
- * and where the visible lines go (stderr otherwise): the log lines and a rejected live edit's line.
+ * and where the visible lines go (stderr otherwise): the log lines, a rejected live edit's line and the line
+ * for a patch save dsh could not apply.
  */
 export interface LoopBreakerInternals {
   createDetector?: (config: DetectorConfig) => CallDetector
@@ -101,6 +103,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
   exportOwnLogLines(ctx, internals.writeLine)
   sayHeadlessStops(ctx, CANCEL_CAUSE, internals.writeLine ?? toStderr)
   sayRejectedEdits(ctx, name, internals.writeLine)
+  sayUnappliedPatches(ctx, name, internals.writeLine)
   const states = new WeakMap<object, AgentState>()
   /** Per agent, kept across user turns: a crop holds for the whole session. */
   const crops = new WeakMap<object, StepCrops>()

@@ -8,6 +8,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import Schema from '@deepseek-ai/schemastery'
 import { checkedSchema, closestName, sayRejectedEdits } from '../checked-schema.ts'
+import { sayUnappliedPatches } from '../patch-failures.ts'
 import { isMapping } from '../mapping.ts'
 import { BudgetError, BudgetPatchSchema, PLUGIN_NAME, resolveBudgets } from './budgets.ts'
 import type { BudgetPatch } from './budgets.ts'
@@ -81,6 +82,7 @@ export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkC
 export function apply(ctx: Context, config: Config = {}): void {
   const budgets = resolveBudgets(config.budgets, config.providers as Record<string, Record<string, unknown>> | undefined)
   sayRejectedEdits(ctx as any, PLUGIN_NAME)
+  sayUnappliedPatches(ctx, PLUGIN_NAME)
   const lifetime = new AbortController()
   const active = new Set<Promise<unknown>>()
   // Prepended so the coordinator sees a failure before any other recovery listener: it is the one

@@ -104,6 +104,31 @@ export function parsePatchFile(source: string, file: string): Config[] {
 }
 
 /**
+ * Why DSH's launcher refuses a patch file's text, in its rules (`parsePatchList` of
+ * `@deepseek-ai/dsh-app-boot`: this dialect, a top-level list, every entry a mapping), or `undefined` when it
+ * takes it. Stricter than `parsePatchFile` where DSH is (a file with no list at all, empty or only comments,
+ * is refused) and laxer where DSH only warns (an entry that names no `id`).
+ * @param source - the file's text.
+ * @param file - the file's path, for the message.
+ * @returns one line naming the file (and the line, for a YAML error) and what is wrong, or `undefined`.
+ */
+export function patchFileRefusal(source: string, file: string): string | undefined {
+  let document: unknown
+  try {
+    document = yaml.load(source, { filename: file, schema: PATCH_SCHEMA })
+  } catch (error) {
+    if (!(error instanceof yaml.YAMLException)) throw error
+    const line = error.mark === undefined ? '' : `:${error.mark.line + 1}`
+    return `${file}${line}: not valid YAML: ${error.reason}`
+  }
+  if (document === undefined || document === null) return `${file}: holds no list of patch entries (\`[]\` when there is none)`
+  if (!Array.isArray(document)) return `${file}: a Cordis patch file is a top-level YAML list of entries (\`- id: ...\`), got ${kindOf(document)}`
+  const index = document.findIndex((entry) => !isMapping(entry))
+  if (index >= 0) return `${file}: patch entry ${index + 1} is ${kindOf(document[index])}, not a mapping (\`- id: ...\`)`
+  return undefined
+}
+
+/**
  * The `loop-breaker` config in force after the given patch files, in order: the last row's, or `{}`.
  * @param files - patch file paths, earliest layer first.
  * @returns the last `loop-breaker` row's `config`, or `{}` when no file has one.
