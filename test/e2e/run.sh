@@ -31,6 +31,9 @@
 #      reports both and the session resumes with the crop rebuilt (test/e2e/check-continue-crop.mjs).
 #   16. flow "stop": a turn the plugin cancels at its first cut (maxBreaksPerTurn: 1) exits 1, and the
 #      run's last stderr line is the plugin's, naming the session (after the cut text the runner prints).
+#   17. bounded in every setting: on a fresh home, a model that loops on every call under each of the six
+#      escalate x resumeAfterBreak combinations; each turn ends by itself within the README's bound
+#      (test/e2e/bounded.sh, checked by test/e2e/check-bounded.mjs).
 # Runs under Node >= 22.15 (`npm run e2e` puts Node 22 first on PATH). Every step is logged; any broken
 # step stops the script with a non-zero exit and says which step and why. The temporary DSH_HOME is
 # removed at the end unless KEEP=1.
@@ -482,3 +485,7 @@ stop_pattern='^\[loop-breaker\] turn 1 was stopped after a loop, so dsh exits wi
 stop_session=$(session_of stop)
 [ "$(basename "$(dirname "$stop_session")")" = "${BASH_REMATCH[1]}" ] ||
   fail "the stop line names ${BASH_REMATCH[1]}, the run wrote $stop_session"
+
+# ── 17. bounded in every setting ────────────────────────────────────────────────────────────────────
+step "17. bounded: a model that loops on every call, each escalate x resumeAfterBreak, ends its turn within the README's bound"
+run bash "$e2e/bounded.sh" "$tarball" "$work/bounded"

@@ -60,4 +60,7 @@ export function* counterLoop() {
 }
 
 /** The loop a scripted model streams, by the model id the e2e's overlay patch gives it. */
-export const LOOPS = { 'e2e-phrase-pool': phrasePoolLoop, 'e2e-counter-loop': counterLoop }
+export const LOOPS = { 'e2e-phrase-pool': phrasePoolLoop, 'e2e-counter-loop': counterLoop, 'e2e-loop-every-call': phrasePoolLoop }
+
+/** The models that loop on every call, the plugin's notices notwithstanding (the e2e's bounded step). */
+export const LOOPS_ON_EVERY_CALL = new Set(['e2e-loop-every-call'])
