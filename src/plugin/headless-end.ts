@@ -1,17 +1,18 @@
 /**
- * The last line of a headless run whose turn the loop-breaker cancelled. rc.8's headless runner prints
- * the last non-empty assistant text of the run on stdout whatever the turn's end, and exits 1 for any
- * end but `completed` (`@deepseek-ai/dsh-headless` lib/index.js, `summarize` and `run`): after a cancel
- * that is the cut call's kept text, ending with the trim marker, which reads like an answer. The runner
- * then asks the launcher to exit, which disposes the whole tree; this module writes its line then, after
- * the runner's output, so the run ends with what happened and what to do. It watches turn ends, never
- * acts on an agent, and says nothing outside the headless profile (no `headlessStartup` service) or for a
- * turn that a later one followed (a resumed task).
+ * The last line of a headless run whose printed text misleads. rc.8's headless runner prints the last
+ * non-empty assistant text of the run on stdout whatever the turn's end, and exits 1 for any end but
+ * `completed` (`@deepseek-ai/dsh-headless` lib/index.js, `summarize` and `run`): after the loop-breaker
+ * cancelled the turn that is the cut call's kept text, ending with the trim marker, which reads like an
+ * answer; after the plugin continued an answer the output length limit cut, it is only the last part.
+ * The runner then asks the launcher to exit, which disposes the whole tree; this module writes its line
+ * then, after the runner's output, so the run ends with what happened and what to do. It watches turn
+ * ends and records, never acts on an agent, and says nothing outside the headless profile (no
+ * `headlessStartup` service) or about a turn that a later one followed.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { readJournalRecord } from '../journal.ts'
 import { isUserSource } from '../message-source.ts'
-import { chosenLocale, headlessStopLine, localeOfText, resolveLocale } from './messages.ts'
+import { chosenLocale, headlessPartsLine, headlessStopLine, localeOfText, resolveLocale } from './messages.ts'
 import type { LineWriter } from './visible-log.ts'
 
 /** The service only the headless profile provides (its `headless-startup` row); the runner injects it. */
@@ -30,18 +31,25 @@ interface WatchedSession {
 }
 
 /**
- * Remembers, per session, a turn the loop-breaker's cancel ended (forgotten when another turn starts),
- * and at dispose, in the headless profile, writes one line for each such top-level session.
+ * Remembers, per session, a turn the loop-breaker's cancel ended, or one it continued after the output
+ * length limit (forgotten when another turn starts), and at dispose, in the headless profile, writes one
+ * line for each such top-level session: the stop, or the parts of an answer of which only the last was printed.
  * @param ctx - the plugin's context: `session/event` is watched on it, and its disposal writes the line.
  * @param cause - the cause the plugin cancels with.
  * @param write - where the line goes (stderr, like the plugin's log lines).
  */
 export function sayHeadlessStops(ctx: Context, cause: StopCause, write: LineWriter): void {
   const stopped = new Map<WatchedSession, number>()
+  const continued = new Map<WatchedSession, number>()
   ctx.on('session/event', (session: WatchedSession, event: { type: string; data: any }) => {
-    if (event.type === 'turn/start') stopped.delete(session)
+    if (event.type === 'turn/start') {
+      stopped.delete(session)
+      continued.delete(session)
     // Asked while the tree is up: at disposal the headless rows may already be gone.
-    else if (event.type === 'turn/end' && isStop(event.data?.reason, cause) && ctx.get(HEADLESS_SERVICE) !== undefined) stopped.set(session, event.data.turn)
+    } else if (event.type === 'turn/end' && ctx.get(HEADLESS_SERVICE) !== undefined) {
+      if (isStop(event.data?.reason, cause)) stopped.set(session, event.data.turn)
+      else if (hasContinuation(session, event.data?.turn)) continued.set(session, event.data.turn)
+    }
   })
   ctx.effect(() => () => {
     try {
@@ -49,6 +57,11 @@ export function sayHeadlessStops(ctx: Context, cause: StopCause, write: LineWrit
         // A subagent's turn is its parent's business; the run prints the top-level agent's answer.
         if (session.header?.origin === 'subagent') continue
         write(headlessStopLine(resolveLocale(chosenLocale(ctx), spokenLocale(session)), { turn, loops: loopsInARow(session, turn), session: session.id }))
+      }
+      for (const [session, turn] of continued) {
+        const parts = printedAnswerParts(session, turn)
+        if (session.header?.origin === 'subagent' || stopped.has(session) || parts < 2) continue
+        write(headlessPartsLine(resolveLocale(chosenLocale(ctx), spokenLocale(session)), { turn, parts, session: session.id }))
       }
     } catch {
       // Disposal must not fail because of a line.
@@ -58,6 +71,39 @@ export function sayHeadlessStops(ctx: Context, cause: StopCause, write: LineWrit
 
 function isStop(reason: any, cause: StopCause): boolean {
   return reason?.kind === 'aborted' && reason.reason?.kind === cause.kind && reason.reason?.reason === cause.reason
+}
+
+/** Whether the plugin continued a call of `turn` after the output length limit. */
+function hasContinuation(session: WatchedSession, turn: number): boolean {
+  return session.events.some((event) => {
+    const record = readJournalRecord(event.type, event.data)
+    return record?.name === 'loop-breaker/continue' && record.data.turn === turn && record.data.action === 'continue'
+  })
+}
+
+/**
+ * Of how many messages the answer the runner printed is made: its last non-empty assistant text, and
+ * the texts of the steps just before it that the plugin continued after the output length limit (a call
+ * cut inside a tool call's arguments is re-issued, not continued as text).
+ */
+function printedAnswerParts(session: WatchedSession, turn: number): number {
+  const texts = new Map<number, boolean>()
+  const continuedSteps = new Set<number>()
+  for (const event of session.events) {
+    if (event.type === 'assistant/message' && event.data?.turn === turn) {
+      const text = (event.data.message?.content ?? []).some((block: any) => block?.type === 'text' && block.text !== '')
+      texts.set(event.data.step, text)
+    }
+    const record = readJournalRecord(event.type, event.data)
+    if (record?.name === 'loop-breaker/continue' && record.data.turn === turn && record.data.action === 'continue' && record.data.cutToolCall === undefined) {
+      continuedSteps.add(record.data.step)
+    }
+  }
+  const printed = [...texts].filter(([, text]) => text).map(([step]) => step).at(-1)
+  if (printed === undefined) return 0
+  let parts = 1
+  for (let step = printed - 1; continuedSteps.has(step) && texts.get(step) === true; step--) parts++
+  return parts
 }
 
 /** The level of the turn's last loop-breaker reaction: how many findings in a row ended it. */

@@ -311,3 +311,14 @@ export function headlessStopLine(locale: Locale, stop: { turn: number; loops: nu
   const after = loops === undefined || loops === 1 ? '出现循环后' : `在连续 ${loops} 次循环后`
   return `${PREFIX} 第 ${turn} 轮${after}被中止，dsh 因此以状态 1 退出：上面的文字是模型截断前的输出，不是答案。会话 ${session} 已保存；可在 dsh --profile web 中继续，或换个说法、拆成更小的步骤重新运行任务。`
 }
+
+/**
+ * The last line of a headless run whose answer the plugin continued after the output length limit
+ * (headless-end.ts): the runner prints only the answer's last part, so the line says where the whole is.
+ */
+export function headlessPartsLine(locale: Locale, answer: { turn: number; parts: number; session: string }): string {
+  const { turn, parts, session } = answer
+  return locale === 'en'
+    ? `${PREFIX} the answer above is only the last of ${parts} parts: the output length limit cut turn ${turn}'s answer and the plugin continued it. Session ${session} keeps the whole answer (the web UI shows every part).`
+    : `${PREFIX} 上面的回答只是 ${parts} 段中的最后一段：第 ${turn} 轮的回答被输出长度上限截断，插件让模型接着写完。会话 ${session} 保存了完整回答（Web 界面会显示每一段）。`
+}

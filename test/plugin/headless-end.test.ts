@@ -24,9 +24,9 @@ afterEach(async () => {
 const LOOP = () => streamBlocks([{ type: 'reasoning', deltas: toDeltas(phrasePoolReasoning('Plan: read parser.ts.')) }])
 
 /** One user turn; the model loops on the calls `loops` says; returns every line the plugin wrote, after disposal. */
-async function run(options: { headless: boolean; config: Config; loops: (call: number) => boolean; task?: string }) {
+async function run(options: { headless: boolean; config: Config; loops: (call: number) => boolean; task?: string; script?: Script }) {
   const lines: string[] = []
-  const script: Script = (_options, call) => options.loops(call) ? LOOP() : textAnswer('Continuing with the task.')
+  const script: Script = options.script ?? ((_options, call) => options.loops(call) ? LOOP() : textAnswer('Continuing with the task.'))
   const host = await createGuardedHost(script, options.config, {
     before: options.headless ? [[headlessStartup]] : [],
     internals: { writeLine: (line) => lines.push(line) },
@@ -65,6 +65,31 @@ describe('the last line of a headless run whose turn the plugin cancelled', () =
   it('is not written when a resumed turn followed the cancel and completed', async () => {
     const { lines, linesBeforeDisposal, agent } = await run({ headless: true, config: { maxBreaksPerTurn: 1, resumeAfterBreak: true }, loops: (call) => call === 0 })
     expect(agent.session.events.filter((event: any) => event.type === 'turn/end').map((event: any) => event.data.reason.kind)).toEqual(['aborted', 'completed'])
+    expect(lines.length).toBe(linesBeforeDisposal)
+  })
+})
+
+describe('the last line of a headless run whose answer the plugin continued after the output length limit', () => {
+  /** The answer in three parts: the limit cuts the first two calls. */
+  const parts = ['Plan: 1. run the unit tests; 2. run the ty', 'pe check; 3. pack the pack', 'age only when both pass.']
+  const script: Script = (_options, call) => streamBlocks([{ type: 'text', deltas: toDeltas(parts[call]!) }], call < 2 ? { finish: 'max-tokens' } : {})
+
+  it('says the printed answer is the last of its parts, and where the whole one is', async () => {
+    const { lines, linesBeforeDisposal, agent } = await run({ headless: true, config: {}, loops: () => false, script })
+    const printed = agent.session.events.filter((event: any) => event.type === 'assistant/message').at(-1).data.message.content[0].text
+    expect(printed).toBe(parts[2])
+    expect(lines.length).toBe(linesBeforeDisposal + 1)
+    expect(lines.at(-1)).toBe(`[loop-breaker] the answer above is only the last of 3 parts: the output length limit cut turn 1's answer and the plugin continued it. Session ${agent.id} keeps the whole answer (the web UI shows every part).`)
+  })
+
+  it('is not written outside the headless profile, nor when the answer that follows a continuation stands alone', async () => {
+    expect((await run({ headless: false, config: {}, loops: () => false, script })).lines.some((line) => line.includes('parts'))).toBe(false)
+    // The continued call held only reasoning: the printed text is the whole answer.
+    const alone: Script = (_options, call) => call === 0
+      ? streamBlocks([{ type: 'reasoning', deltas: ['Thinking about the plan'] }], { finish: 'max-tokens' })
+      : textAnswer('The whole answer.')
+    const { lines, linesBeforeDisposal } = await run({ headless: true, config: {}, loops: () => false, script: alone })
+    expect(lines.filter((line) => line.includes('the output length limit cut the call'))).toHaveLength(1)
     expect(lines.length).toBe(linesBeforeDisposal)
   })
 })
