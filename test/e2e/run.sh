@@ -404,7 +404,8 @@ run bash "$e2e/live-config.sh" "$tarball" "$work/live-config"
 # A separate flow: a model (test/e2e/continue-crop-model.mjs) that repeats one identical tool step until
 # the plugin's step judge speaks, then writes an answer the output length limit cuts. With `crop: true`
 # in an overlay, the plugin leaves the repeated steps out of the next request and continues the cut
-# answer; the headless run prints the continued rest. Then the session is analyzed and resumed.
+# answer; the headless run prints the continued rest (rc.8 prints the last part only), and the plugin's last
+# line says the answer has two parts. Then the session is analyzed and resumed.
 step "14. flow continue-crop: three identical steps cropped, a max-tokens answer continued"
 continue_crop_patch="$work/continue-crop.patch.yml"
 cat >"$continue_crop_patch" <<EOF
@@ -439,6 +440,11 @@ fi
 [ "$status" = 0 ] || fail "dsh exited with $status"
 [ "$(cat "$work/continue-crop.stdout")" = "$answer_rest" ] ||
   fail "dsh printed something other than the continued rest of the answer: expected \"$answer_rest\""
+# rc.8's runner prints only the answer's last part (docs/continuation-and-crop.md); the plugin's line,
+# the run's last, says so and names the session that keeps the whole answer.
+parts_line=$(tail -n 1 "$work/continue-crop.stderr")
+[[ $parts_line == "[loop-breaker] the answer above is only the last of 2 parts: "*" keeps the whole answer (the web UI shows every part)." ]] ||
+  fail "the run's last stderr line is not the plugin's line about the continued answer: $parts_line"
 
 step "15. flow continue-crop: analyze-session reports the continuation and the crop; the session resumes"
 continue_crop_session=$(session_of continue-crop)
