@@ -34,6 +34,9 @@
 #   17. bounded in every setting: on a fresh home, a model that loops on every call under each of the six
 #      escalate x resumeAfterBreak combinations; each turn ends by itself within the README's bound
 #      (test/e2e/bounded.sh, checked by test/e2e/check-bounded.mjs).
+#   docs. every shell block and `$ ` line of README.md and docs/*.md runs as written on a fresh home (the
+#      CLI installed as docs/install.md says, the package cloned from this checkout), with the scripted
+#      model; web starts must stay up and answer HTTP (test/e2e/doc-commands.mjs, its table of rules).
 # Runs under Node >= 22.15 (`npm run e2e` puts Node 22 first on PATH). Every step is logged; any broken
 # step stops the script with a non-zero exit and says which step and why. The temporary DSH_HOME is
 # removed at the end unless KEEP=1.
@@ -495,3 +498,7 @@ stop_session=$(session_of stop)
 # ── 17. bounded in every setting ────────────────────────────────────────────────────────────────────
 step "17. bounded: a model that loops on every call, each escalate x resumeAfterBreak, ends its turn within the README's bound"
 run bash "$e2e/bounded.sh" "$tarball" "$work/bounded"
+
+# ── docs. every documented command runs as written ────────────────────────────────────────────────────
+step "docs: every shell block and \$ line of README.md and docs/*.md runs as written on a fresh home"
+run node "$e2e/doc-commands.mjs" "$work/docs"
