@@ -125,7 +125,7 @@ describe('one number per cut (real agent loop, stream grammar checked)', () => {
     const { host, lines, record, deltas, closing } = await cut(CASES[2]!.blocks(), { trimHistory: false })
     const shown = record.repeatedChars.toLocaleString('en-US')
     expect(readTrimMarker(closedText(closing, 'text'))).toBeUndefined()
-    expect(lines.find((line) => line.includes('cut a repetition loop'))).toContain(`(cycle, ${shown} repeated characters)`)
+    expect(lines.find((line) => line.includes('cut a repetition loop'))).toContain(`(${record.rule}, ${shown} repeated characters)`)
     expect(lastMessageText(host.adapter.requests[1]!)).toContain(`(${shown} characters of repetition)`)
     const trip = detectorTrip(deltas)!
     expect(record.repeatedChars).toBe(trip.at - trip.loopStart)
