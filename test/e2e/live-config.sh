@@ -8,7 +8,12 @@
 #      loop-breaker row must stay active with the previous config (the probe sees the loader hand the row
 #      the bad config, and the row keep running on the good one), and the server's stderr must carry the
 #      plugin's one line saying so;
-#   3. fix the patch: the row restarts with the new config;
+#   3. twenty saves in a row, each a different mistake (a wrong value, a mistyped key, ... in turn), written
+#      in place as many editors save (the file truncated, then written; every other one with a 20 ms pause
+#      between, as a slower disk or a larger file gives): each gives exactly its one line, none is lost
+#      and none is said twice; then a save that breaks the YAML (`[]` left above the rows): one line naming
+#      the file and the YAML error, the server up, the row on its previous config;
+#   3b. fix the patch: the row restarts with the new config;
 #   4. the same for the retry-coordinator row (inserted by the same patch, as the package's retry.patch.yml
 #      does): a mistake in its budgets is rejected, the row keeps its previous budgets, the fix applies;
 #   5. stop the server and start it with the bad patch: at startup DSH exits 1 whatever a plugin does
@@ -76,21 +81,28 @@ EOF
 # retry coordinator inserted as the package's retry.patch.yml does, with the budgets in $retry_budgets (a
 # YAML flow mapping). Overlays given with --patch are read once at startup; this file is watched.
 retry_budgets='{ server: { maxRetries: 2 } }'
-# The whole patch replaces the file in one rename, as editors save: written in place, the file is
-# truncated, then written, two change events that the profile's watcher (chokidar, one change per 50 ms)
-# throttles into the first; the loader could then read the empty file, reject it, and never see the
-# patch (an edit went unapplied in each of three runs).
+patch_text() {
+  printf -- '- id: loop-breaker\n  config:\n'
+  printf '    %s\n' "$@"
+  printf -- '- id: llm-retry\n  disabled: true\n- insert:\n    - id: retry-coordinator\n      name: dsh-loop-breaker/retry\n      config:\n        budgets: %s\n' \
+    "$retry_budgets"
+}
+# The whole patch replaces the file in one rename, as some editors save.
 write_patch() {
-  local content
-  content=$(
-    printf -- '- id: loop-breaker\n  config:\n'
-    printf '    %s\n' "$@"
-    printf -- '- id: llm-retry\n  disabled: true\n- insert:\n    - id: retry-coordinator\n      name: dsh-loop-breaker/retry\n      config:\n        budgets: %s\n' \
-      "$retry_budgets"
-  )
-  printf '%s\n' "$content" >"$patch_file.partial"
+  patch_text "$@" >"$patch_file.partial"
   mv -f "$patch_file.partial" "$patch_file"
   say "wrote $patch_file: loop-breaker $* / retry-coordinator budgets $retry_budgets"
+}
+# save_in_place <pause ms> <text>: the file truncated, then (after the pause) written, as editors that save
+# in place do. The watcher (chokidar) passes on one change per 50 ms, so dsh may read the empty file and
+# never the text; the plugin then has it read again (src/patch-failures.ts).
+save_in_place() {
+  node -e '
+    const fs = require("node:fs")
+    const [file, pause, text] = process.argv.slice(1)
+    const fd = fs.openSync(file, "w")
+    setTimeout(() => { fs.writeSync(fd, text); fs.closeSync(fd) }, Number(pause))
+  ' "$patch_file" "$1" "$2"
 }
 
 # probe '<JS condition on p = a probe's JSON>' [probe file]: true when its latest snapshot satisfies it.
@@ -169,7 +181,47 @@ for mistake in "${mistakes[@]}"; do
   say "still up, row active with the previous config after '$line'; stderr: $said"
 done
 
-# ── 3. the fix applies ──────────────────────────────────────────────────────────────────────────────
+# ── 3. twenty different mistakes in a row, saved in place: twenty lines; then a save that breaks the YAML ──
+said_count() { grep -cF -- "$kept" "$work/server.out" || true; }
+# expect_nth_said <n> <line>: the server printed its n-th "not applied" line, and that line is <line>.
+expect_nth_said() {
+  local deadline=$((SECONDS + EDIT_TIMEOUT_SECONDS))
+  until [ "$(said_count)" -ge "$1" ]; do
+    [ "$SECONDS" -lt "$deadline" ] || fail "the server did not print: $2 (it printed $(($(said_count) - before)) of the $((${1} - before)) lines expected so far)"
+    sleep 0.2
+  done
+  local last
+  last=$(grep -F -- "$kept" "$work/server.out" | sed -n "${1}p")
+  [ "$last" = "$2" ] || fail "line $(($1 - before)) of the saves was: $last; expected: $2"
+}
+before=$(said_count)
+for i in $(seq 1 20); do
+  case $((i % 4)) in
+    1) line="maxFires: -$((100 + i))" said="loop-breaker: maxFires must be an integer >= 1 (got -$((100 + i)))$kept" ;;
+    2) line="maxFirs: $i" said="loop-breaker: maxFirs is not a setting, did you mean maxFires? (got maxFirs: $i)$kept" ;;
+    3) line="escalate: boom$i" said="loop-breaker: escalate must be 'warn', 'steer' or 'cancel' (got \"boom$i\")$kept" ;;
+    0) line="textCycleMinSpn: $((300 + i))" said="loop-breaker: textCycleMinSpn is not a setting, did you mean textCycleMinSpan? (got textCycleMinSpn: $((300 + i)))$kept" ;;
+  esac
+  save_in_place $(((i % 2) * 20)) "$(patch_text "$line")"
+  expect_nth_said $((before + i)) "$said"
+done
+sleep 2 # a line said twice, or late, would show by now
+[ "$(said_count)" = $((before + 20)) ] || fail "20 saves with a mistake gave $(($(said_count) - before)) lines"
+assert_running_with "$previous"
+say "20 saves in place, each a different mistake: 20 lines, the row active with its previous config"
+
+lines_before=$(wc -l <"$work/server.out")
+save_in_place 0 "$(printf '# my patch\n[]\n'; patch_text 'maxFires: 3')"
+broken="loop-breaker: $patch_file:3: not valid YAML: end of the stream or a document separator is expected; dsh did not apply this save and runs on with the settings it had (it will not start with the file as it is)"
+expect_said "$broken"
+sleep 2
+[ "$(grep -cxF -- "$broken" "$work/server.out")" = 1 ] || fail "the broken save's line was printed $(grep -cxF -- "$broken" "$work/server.out") times"
+[ "$(wc -l <"$work/server.out")" = $((lines_before + 1)) ] ||
+  fail "the broken save printed more than its one line: $(tail -n +$((lines_before + 1)) "$work/server.out")"
+assert_running_with "$previous && p.raw.textCycleMinSpn === 320"
+say "a save that breaks the YAML: one line, still up, the row on its previous config: $broken"
+
+# ── 3b. the fix applies ─────────────────────────────────────────────────────────────────────────────
 write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
 wait_for "the row restarted with the fixed config" "$EDIT_TIMEOUT_SECONDS" \
   "p.state === 'active' && p.config.textCycleMinSpan === 384 && p.config.maxFires === 4"
