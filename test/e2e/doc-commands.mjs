@@ -36,10 +36,13 @@ if (work === undefined) {
 const SERVER_UP_SECONDS = 3
 const started = Date.now()
 const log = (line) => process.stdout.write(`[docs ${String(Math.round((Date.now() - started) / 1000)).padStart(4)}s] ${line}\n`)
+/** The web server a server rule started, killed when the step fails while it runs. */
+let server = null
 function fail(message) {
   process.stderr.write(`\n[docs] FAILED: ${message}\n`)
   process.exit(1)
 }
+process.on('exit', () => server?.kill('SIGKILL'))
 
 // ── the blocks ──────────────────────────────────────────────────────────────────────────────────────
 const SHELL = new Set(['sh', 'bash', 'shell'])
@@ -253,6 +256,7 @@ async function runServer(rule, block) {
   const script = `${substitute(command, {})} --port 0 --no-open${comment ? `   ${comment}` : ''}`
   show(block, script)
   const child = spawn('bash', ['-c', `exec ${script}`], { cwd: rule.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  server = child
   let out = ''
   child.stdout.on('data', (data) => (out += data))
   child.stderr.on('data', (data) => (out += data))
@@ -262,6 +266,7 @@ async function runServer(rule, block) {
     if (exited === null) child.kill('SIGTERM')
     for (let i = 0; i < 100 && exited === null; i++) await sleep(100)
     if (exited === null) child.kill('SIGKILL')
+    server = null
   }
   const dead = (what) => `${block.file}:${block.line} ${what}; output (last 40 lines):\n${out.split('\n').slice(-40).join('\n')}`
   let url = null
