@@ -98,6 +98,22 @@ describe('a live edit of the loop-breaker config (Fiber.update, as the DSH loade
     }
   })
 
+  it('twenty different mistakes in a row, alternating kinds: twenty lines, each once', async () => {
+    const { fiber, edit, lines } = await liveHost({ textCycleMinSpan: 1024 })
+    const kept = '; the edit is not applied, loop-breaker keeps running with its previous settings'
+    const expected: string[] = []
+    for (let i = 1; i <= 20; i++) {
+      const [bad, line] = i % 2 === 1
+        ? [{ maxFires: -i }, `loop-breaker: maxFires must be an integer >= 1 (got -${i})`]
+        : [{ maxFirs: i }, `loop-breaker: maxFirs is not a setting, did you mean maxFires? (got maxFirs: ${i})`]
+      expect(edit(bad)).toBeInstanceOf(Error)
+      expected.push(line + kept)
+    }
+    expect(lines.filter((line) => line.endsWith(kept))).toEqual(expected)
+    expect(fiber.state).toBe(ACTIVE)
+    expect(fiber.config.textCycleMinSpan).toBe(1024)
+  })
+
   it('applies a corrected value: the plugin restarts and cuts where the new config says', async () => {
     const { fiber, cutAt, edit } = await liveHost({ textCycleMinSpan: 1024 })
     const before = await cutAt()
