@@ -40,3 +40,11 @@ export function lowerAscii(code: number): number {
 // As int32 (`| 0`): the hashes stay small integers in registers and fields, never boxed doubles.
 export const FNV_OFFSET = 0x811c9dc5 | 0
 export const FNV_PRIME = 0x01000193
+
+/**
+ * `|` or `｜`: after `<` it opens (before `>` it closes) a chat-template token (`<|im_start|>`,
+ * `<｜User｜>`), which a model leaking its template writes as prose, not markup.
+ */
+export function isTemplateBar(code: number): boolean {
+  return code === 124 || code === 0xff5c
+}

@@ -57,7 +57,7 @@
 // loop, whose own work between two deltas evicts the detector's tables, three lines per token (key,
 // sighting and count in tables of their own) were an eighth of the detector's cache misses.
 
-import { FNV_OFFSET, FNV_PRIME } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isCjk } from './char-classes.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 import { typedTables } from './typed-tables.ts'
@@ -96,8 +96,13 @@ export interface NoveltyThresholds {
   readonly echoMaxPeriod: number
   /** An echo run must also last this many periods. */
   readonly echoMinPeriods: number
-  /** Share of the window's chars in plain sentences. */
-  readonly echoMinPlainShare: number
+  /** Share of the window's chars in plain sentences (or units said again) for the middle, weak and echo levels. */
+  readonly plainMinShare: number
+  /**
+   * Whether the middle and weak levels read only windows of plain sentences or of units said again word
+   * for word (reasoning, text); on the tool side their spans are the data span already.
+   */
+  readonly weakLevelsReadWords: boolean
   /** Data level: share of the window's word chars, among units whose two predecessors were seen together before, that follow them as last time. */
   readonly dataMinOrder: number
 }
@@ -123,6 +128,9 @@ const UNIT_EDGE = 0x65646765
  * license:", 19); an interjection or a one-word heading says too little.
  */
 const MIN_NEW_MATERIAL_CHARS = 16
+
+/** The shortest line of values alone that counts as information in the window: `[0 0 0 1]`. */
+const MIN_VALUE_ROW_CHARS = 8
 
 /** The shortest period (tokens) of a repeating sentence: a shorter one is a list of one item. */
 const MIN_PROSE_PERIOD_TOKENS = 4
@@ -179,6 +187,12 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly logDistanceSums: Float64Array
   private readonly recurringSums: Float64Array
   private readonly plainSums: Float64Array
+  /** Chars of units said before word for word. */
+  private readonly restatedSums: Float64Array
+  /** Chars of units that open at a cut of a long line (units.ts `openedAtCut`). */
+  private readonly piecesSums: Float64Array
+  /** Per slot, a unit's text key (units.ts `Unit.key`) or shape said (direct-mapped, its low bit set so that 0 is empty). */
+  private readonly unitsSaid = new Int32Array(SUCCESSOR_MASK + 1)
   /** Word chars of units that followed their two predecessors as last time (ordered) or not (disordered). */
   private readonly orderedSums: Float64Array
   private readonly disorderedSums: Float64Array
@@ -199,7 +213,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
 
   constructor(readonly thresholds: NoveltyThresholds) {
     ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
-      this.recurringSums, this.plainSums, this.orderedSums, this.disorderedSums] = typedTables(Float64Array, 11, RING_MASK + 1)
+      this.recurringSums, this.plainSums, this.restatedSums, this.piecesSums, this.orderedSums, this.disorderedSums] = typedTables(Float64Array, 13, RING_MASK + 1)
     // Per tier of the run (prose, slotted prose, data), the span each level of evidence needs: data
     // and quoted output are only judged at the data level, weaker evidence only in prose.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
@@ -216,8 +230,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.beforePrevious = this.previous
     this.previous = value
     this.unitShape = Math.imul(this.unitShape ^ value, FNV_PRIME)
-    // A gram of values alone (a table of numbers, code points, hashes) is data whatever repeats in it.
-    const word = token.slots === 0 && token.letters > 0
+    // A gram of values alone (a table of numbers, code points, hashes, a board's single letters `X O O`,
+    // a hand of cards `A, E, E`) is data whatever repeats in it: a word has two letters, or is CJK.
+    const word = token.slots === 0 && (token.letters > 1 || (token.letters === 1 && isCjk(token.firstCode)))
     const worded = word || this.previousWord || this.beforePreviousWord
     this.beforePreviousWord = this.previousWord
     this.previousWord = word
@@ -247,7 +262,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
 
   unit(unit: Unit): Finding | undefined {
     const { thresholds } = this
-    const chars = this.unitChars
+    // A row of values alone (a grid, a matrix row: no worded gram) is new information, not familiar
+    // prose: it counts in the window with no credit, so a familiar run cannot reach across a board
+    // the model writes out (its span would count chars no gram measured).
+    const chars = this.unitChars > 0 ? this.unitChars : unit.length >= MIN_VALUE_ROW_CHARS ? unit.length : 0
     const credit = this.unitCredit
     const tokens = this.unitTokens
     const logDistance = this.unitLogDistance
@@ -276,6 +294,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const successorEntry = ((context ^ (context >>> 12)) & SUCCESSOR_MASK) << 1
     const known = successors[successorEntry] === context && this.units > 1
     const ordered = known && successors[successorEntry + 1] === shape
+    // Said again word for word: its own text (numbers included), or its shape (a counter masked).
+    const restatedUnit = unit.counted && (this.saidBefore(unit.key) || this.saidBefore(shape))
     successors[successorEntry] = context
     successors[successorEntry + 1] = shape
     this.beforePreviousShape = this.previousShape
@@ -287,7 +307,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const at = index & RING_MASK
     const before = (index - 1) & RING_MASK
     const first = index === 0
-    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, orderedSums, disorderedSums } = this
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, restatedSums, piecesSums, orderedSums, disorderedSums } = this
     ends[at] = unit.end
     charSums[at] = (first ? 0 : charSums[before]) + chars
     creditSums[at] = (first ? 0 : creditSums[before]) + credit
@@ -297,6 +317,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     logDistanceSums[at] = (first ? 0 : logDistanceSums[before]) + logDistance
     recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
     plainSums[at] = (first ? 0 : plainSums[before]) + (unit.plainSentence ? chars : 0)
+    restatedSums[at] = (first ? 0 : restatedSums[before]) + (restatedUnit ? chars : 0)
+    piecesSums[at] = (first ? 0 : piecesSums[before]) + (unit.openedAtCut ? chars : 0)
     orderedSums[at] = (first ? 0 : orderedSums[before]) + (ordered ? chars : 0)
     disorderedSums[at] = (first ? 0 : disorderedSums[before]) + (known && !ordered ? chars : 0)
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
@@ -310,12 +332,21 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const windowTokens = tokenSums[at] - tokenSums[from]
     const recurringChars = recurringSums[at] - recurringSums[from]
     const strongFamiliar = full && windowCredit >= 2 * thresholds.minCoverage * windowChars
-    const middleFamiliar = full && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars
-    const weakFamiliar = full && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars
+    // The weaker levels read plain sentences alone, as the echo level does: a frame whose one word
+    // changes, paraphrase and a decision circled are said in words, while text holding numbers, marks
+    // or markup (a state tracked round by round, a move list, a table of cases) re-uses its frame
+    // legitimately and keeps its numbers as the new material.
+    const plain = full && plainSums[at] - plainSums[from] >= thresholds.plainMinShare * windowChars
+    // So do units said again word for word, numbers included (a pool of long sentences reshuffled).
+    const restated = full && restatedSums[at] - restatedSums[from] >= thresholds.plainMinShare * windowChars
+    // Pieces of a line cut for length (no sentence ends in it) say neither: their edges move each round.
+    const pieces = full && piecesSums[at] - piecesSums[from] >= thresholds.plainMinShare * windowChars
+    const worded = !thresholds.weakLevelsReadWords || plain || restated || pieces
+    const middleFamiliar = full && worded && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars
+    const weakFamiliar = full && worded && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars
     const dataFamiliar = full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars
       && orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from])
-    const echoShare = full && recurringChars >= thresholds.echoMinShare * windowChars
-      && plainSums[at] - plainSums[from] >= thresholds.echoMinPlainShare * windowChars
+    const echoShare = plain && recurringChars >= thresholds.echoMinShare * windowChars
     const newMaterialCandidate = thresholds.newMaterialShare > 0 && !unit.openedAtCut && chars >= MIN_NEW_MATERIAL_CHARS
       && newChars >= thresholds.newMaterialShare * chars
     // How far back the window's material was last seen, in chars: the period of what repeats. A long
@@ -353,6 +384,15 @@ export class NoveltyRule implements TokenReader, UnitRule {
       ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
       ?? this.data.follow(dataFamiliar, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
       ?? this.followEcho(echoShare && period <= thresholds.echoMaxPeriod, runFrom, at, unit.end, period, listLike)
+  }
+
+  /** Whether `key` (a unit's text or shape) was said before; remembers it. */
+  private saidBefore(key: number): boolean {
+    const said = key | 1
+    const entry = (said ^ (said >>> 12)) & SUCCESSOR_MASK
+    const before = this.unitsSaid[entry] === said
+    this.unitsSaid[entry] = said
+    return before
   }
 
   /**
@@ -413,3 +453,5 @@ class FamiliarRun {
     return { rule: 'novelty', loopStart: this.start, repeatedChars: span, verifiedAt: end }
   }
 }
+
+

@@ -7,7 +7,7 @@
 // does a group of hex letters next to one (an id's group that happens to hold no digit), so the
 // novelty rule compares what changes masked.
 
-import { FNV_OFFSET, FNV_PRIME, isCjk, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isTightSeparator } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
@@ -25,10 +25,15 @@ export interface Token {
   endsSentence: boolean
   /** White space other than a line break comes before it (for the first token of a line: it is indented). */
   spaced: boolean
-  /** The hash with every letter-and-digit run that holds a digit replaced by one placeholder. */
+  /**
+   * The hash with every letter-and-digit run that holds a digit replaced by one placeholder, but short
+   * numbers (`isStateNumber`: positions, totals, case values), which stay as written.
+   */
   maskedHash: number
-  /** How many runs were masked. */
+  /** How many value runs (numbers, ids, hex groups) it holds, masked or not. */
   slots: number
+  /** How many of them were masked: ids, times, long numbers, counters (what changes as a loop goes round). */
+  maskedSlots: number
   /** Brackets, operators and statement ends in it: ( ) [ ] { } < > = ; & (not | : chat templates, tables) */
   codeMarks: number
   /**
@@ -61,9 +66,15 @@ export interface TokenReader {
 
 const SLOT_PLACEHOLDER = 35 // '#'
 const COLON = 58
+const LINE_FEED = 10
+const FULL_STOP = 46
+const RIGHT_PARENTHESIS = 41
 const COMMA = 44
 /** A uuid's shortest group. */
 const MIN_HEX_GROUP = 4
+/** Numbers this short are state (positions, totals, case values), not ids: see `isStateNumber`. */
+const STATE_NUMBER_DIGITS = 3
+const COUNTER_MASK = 255
 
 function isCodeMark(code: number): boolean {
   return code === 40 || code === 41 || code === 91 || code === 93 || code === 123 || code === 125 || code === 60 || code === 62
@@ -89,6 +100,7 @@ export class Tokenizer {
   private runLength = 0
   private runHasDigit = false
   private slots = 0
+  private maskedSlots = 0
   /**
    * A run of hex letters alone ended before any masked run of the token ("aafcddcf" of
    * "aafcddcf-ea10-4d32-..."): the next run decides whether it was an id's group. Until then the
@@ -102,9 +114,13 @@ export class Tokenizer {
   private ring: Uint16Array = new Uint16Array(1)
   private mask = 0
   private caseHash = FNV_OFFSET
+  /** The masked hash of the token read before the current one (a counter's place, `isCounter`). */
+  private previousMasked = 0
+  private readonly counterPlaces = new Int32Array(COUNTER_MASK + 1)
+  private readonly counterValues = new Int32Array(COUNTER_MASK + 1)
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
-    maskedHash: 0, slots: 0, codeMarks: 0, tightSeparators: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0,
+    maskedHash: 0, slots: 0, maskedSlots: 0, codeMarks: 0, tightSeparators: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0,
   }
 
   /**
@@ -161,6 +177,7 @@ export class Tokenizer {
         this.masked = cjkHash
         this.caseHash = cjkHash
         this.slots = 0
+        this.maskedSlots = 0
         this.codeMarks = 0
         this.tightSeparators = 0
         this.letters = word ? 1 : 0
@@ -180,6 +197,7 @@ export class Tokenizer {
         caseHash = FNV_OFFSET
         letters = 0
         this.slots = 0
+        this.maskedSlots = 0
         this.pendingGroup = false
         this.codeMarks = 0
         this.tightSeparators = 0
@@ -240,6 +258,7 @@ export class Tokenizer {
       if (runHasDigit) {
         masked = this.maskedIfGroup
         this.slots++
+        this.maskedSlots++
       }
     }
     if (!runHasDigit) {
@@ -253,7 +272,52 @@ export class Tokenizer {
       }
     }
     this.slots++
+    // A value still, but one that carries state: it stays as written in the masked form.
+    if (runHasDigit && this.isStateNumber(runEnd - runLength, runEnd) && !this.isCounter(masked, runEnd - runLength, runEnd)) {
+      return Math.imul(masked ^ runHash, FNV_PRIME)
+    }
+    this.maskedSlots++
     return Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
+  }
+
+  /**
+   * Whether the short number at [from, to) counts: it is one more than the number last read in the
+   * same place (after the same previous token, behind the same start of its token): "Step 12" after
+   * "Step 11", "#8" after "#7", a list's index after the same line ending. Each place remembers its
+   * last number in a small direct-mapped table; a collision only forgets a count.
+   */
+  private isCounter(maskedPrefix: number, from: number, to: number): boolean {
+    let value = 0
+    for (let i = from; i < to; i++) value = value * 10 + this.ring[i & this.mask] - 48
+    const place = Math.imul(maskedPrefix ^ this.previousMasked, FNV_PRIME) | 1
+    const slot = (place ^ (place >>> 16)) & COUNTER_MASK
+    const counts = this.counterPlaces[slot] === place && value === this.counterValues[slot] + 1
+    this.counterPlaces[slot] = place
+    this.counterValues[slot] = value
+    return counts
+  }
+
+  /**
+   * A number of at most STATE_NUMBER_DIGITS digits that is neither part of a time (`12:34`) nor an
+   * index (a label's `Step 3:`, `Point 16:`, `Case 2:`, a list's `12.` or `3)` opening a line): a
+   * position, a total, a case value, a result. It carries the state an enumeration moves through (a
+   * move list, a table of cases, running totals), so it stays in the token as written; longer numbers
+   * (ids, years, epoch times), times, indices and runs mixing letters and digits (ids, hashes) are the
+   * slots.
+   */
+  private isStateNumber(from: number, to: number): boolean {
+    if (to - from > STATE_NUMBER_DIGITS) return false
+    const { ring, mask } = this
+    for (let i = from; i < to; i++) {
+      const code = ring[i & mask]
+      if (code < 48 || code > 57) return false
+    }
+    const before = ring[(from - 1) & mask]
+    const after = ring[to & mask]
+    if (after === COLON) return false
+    if (before === COLON && isDigit(ring[(from - 2) & mask])) return false
+    const opensLine = from === 0 || before === LINE_FEED
+    return !(opensLine && (after === FULL_STOP || after === RIGHT_PARENTHESIS))
   }
 
   private isHex(from: number, to: number): boolean {
@@ -279,6 +343,7 @@ export class Tokenizer {
     token.maskedHash = this.masked
     token.caseHash = this.caseHash
     token.slots = this.slots
+    token.maskedSlots = this.maskedSlots
     token.codeMarks = this.codeMarks
     token.tightSeparators = this.tightSeparators
     token.letters = this.letters
@@ -296,6 +361,7 @@ export class Tokenizer {
     token.endsSentence = endsSentence(lastCode) && (hasWordChar || lastCode >= 0x3000)
     token.lastCode = lastCode
     token.spaced = spaced
+    this.previousMasked = this.masked
     return this.first.token(token) ?? this.second.token(token) ?? this.third.token(token)
   }
 }

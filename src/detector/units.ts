@@ -21,7 +21,7 @@
 //     rule's echo level reads only such text;
 //   - `openedAtCut`: it begins where a longer one was cut, not at a line or sentence start.
 
-import { FNV_OFFSET, FNV_PRIME, isWordChar } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isWordChar } from './char-classes.ts'
 import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
@@ -76,16 +76,7 @@ const BACKSLASH = 92
 const LEFT_BRACKET = 91
 const RIGHT_BRACKET = 93
 const GREATER_THAN = 62
-const PIPE = 124
-const FULLWIDTH_PIPE = 0xff5c
 
-/**
- * `<|` or `<｜` opening (`|>`, `｜>` closing) a chat-template token (`<|im_start|>`, `<｜User｜>`): a model
- * leaking its template writes it as prose, not markup.
- */
-function isTemplateBar(code: number): boolean {
-  return code === PIPE || code === FULLWIDTH_PIPE
-}
 /** A unit this short ("a1.", "OK 2") says too little for its share of letters to mean data. */
 const MIN_CHARS_FOR_LETTER_SHARE = 8
 const BACKTICK = 96
@@ -113,6 +104,8 @@ export class UnitReader implements TokenReader {
   }
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
+  /** Tokens holding a value that changes as a loop goes round (an id, a time, a counter: `Token.maskedSlots`). */
+  private changingTokens = 0
   private letters = 0
   /** Brackets, operators and statement ends in its words (tokenizer.ts `codeMarks`). */
   private codeMarks = 0
@@ -206,6 +199,7 @@ export class UnitReader implements TokenReader {
     if (chars > LONGEST_WORD) this.escaped = true
     this.tightSeparators += token.tightSeparators
     if (token.slots > 0) this.slottedTokens++
+    if (token.maskedSlots > 0) this.changingTokens++
     else if (token.letters === 0 && token.firstCode < 128) this.symbolTokens++
     this.tokenCount++
     if (token.hasWordChar) this.hasWordChar = true
@@ -240,7 +234,9 @@ export class UnitReader implements TokenReader {
     unit.length = length
     unit.key = this.allData || shaped || slotted ? this.caseHash : this.hash
     unit.counted = counted
-    unit.slottedProse = slotted && !shaped
+    // Slotted prose is a line whose values change from round to round (a retry line's id and time); a
+    // line whose values are state (a move list's positions, a table of cases) is a row of data.
+    unit.slottedProse = slotted && !shaped && this.changingTokens * 2 >= this.slottedTokens
     unit.shapedLikeData = shaped || slotted
     // A slotted unit is marked already (its tokens hold numbers).
     unit.plainSentence = !shaped && !this.marked
@@ -251,6 +247,7 @@ export class UnitReader implements TokenReader {
     this.hasWordChar = false
     this.tokenCount = 0
     this.slottedTokens = 0
+    this.changingTokens = 0
     this.letters = 0
     this.symbolTokens = 0
     this.codeMarks = 0
