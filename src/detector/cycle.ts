@@ -21,7 +21,7 @@
 // side's text, the verdict does not depend on how the text was split into deltas.
 
 import { isWhitespace, isWordChar } from './char-classes.ts'
-import { opensLikeData, stretchLooksLikeData } from './data-like.ts'
+import { opensLikeData, stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 
 const GRAM = 8
@@ -50,6 +50,13 @@ export interface CycleThresholds {
   readonly minPeriods: number
   /** Span required when the period looks like data (data-like.ts); 0: no more than `minSpan`. */
   readonly dataMinSpan: number
+  /**
+   * Whether every data-like period is data (the tool side: files are written on purpose), or only a
+   * row of values or a table row (reasoning and visible text: `stretchIsValueRow`).
+   */
+  readonly writesData: boolean
+  /** Span required in reasoning and visible text when the period is code or structured data (`stretchIsCode`); 0: like prose. */
+  readonly codeMinSpan: number
 }
 
 export class CycleRule {
@@ -64,8 +71,9 @@ export class CycleRule {
   private readonly bucketHeads: Int32Array
   private readonly mask: number
   private rollingHash = 0
-  // A verified period that looks like data, followed until it spans `dataMinSpan` or breaks.
+  // A verified period that looks like data, followed until it spans `dataSpan` or breaks.
   private dataPeriod = 0
+  private dataSpan = 0
   private dataStart = 0
   private dataCheckedTo = 0
   private checks = 0
@@ -163,8 +171,10 @@ export class CycleRule {
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
-      if (this.thresholds.dataMinSpan > matched && (stretchLooksLikeData(ring, mask, length - period, length) || this.lineOpensLikeData(length - matched, length))) {
+      const dataSpan = this.dataSpanOf(length, period, matched)
+      if (dataSpan > matched) {
         this.dataPeriod = period
+        this.dataSpan = dataSpan
         this.dataStart = length - matched
         this.dataCheckedTo = length
         return undefined
@@ -172,6 +182,17 @@ export class CycleRule {
       return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched, verifiedAt: length }
     }
     return undefined
+  }
+
+  /** The span a verified period must reach by what repeats in it (0: prose, cut now). */
+  private dataSpanOf(length: number, period: number, matched: number): number {
+    const { ring, mask, thresholds } = this
+    if (thresholds.writesData) {
+      const data = stretchLooksLikeData(ring, mask, length - period, length) || this.lineOpensLikeData(length - matched, length)
+      return data ? thresholds.dataMinSpan : 0
+    }
+    if (stretchIsValueRow(ring, mask, length - period, length)) return thresholds.dataMinSpan
+    return stretchIsCode(ring, mask, length - period, length) ? thresholds.codeMinSpan : 0
   }
 
   /**
@@ -189,7 +210,7 @@ export class CycleRule {
     return false
   }
 
-  /** Extends the data-like period over the chars since the last check; trips once it spans `dataMinSpan`. */
+  /** Extends the data-like period over the chars since the last check; trips once it spans `dataSpan`. */
   private followData(length: number): Finding | undefined {
     const { ring, mask, dataPeriod } = this
     for (let i = this.dataCheckedTo; i < length; i++) {
@@ -200,7 +221,7 @@ export class CycleRule {
     }
     this.dataCheckedTo = length
     const span = length - this.dataStart
-    if (span < this.thresholds.dataMinSpan) return undefined
+    if (span < this.dataSpan) return undefined
     return { rule: 'cycle', loopStart: this.dataStart, repeatedChars: span, verifiedAt: length }
   }
 

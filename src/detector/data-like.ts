@@ -7,7 +7,7 @@
 // JSON). List markers and quotes open prose too, so they do not count as symbols. The unit rules
 // (units.ts) and the exact rules (cycle.ts, token-period.ts) ask such text for more evidence.
 
-import { isDigit, isWhitespace, isWordChar } from './char-classes.ts'
+import { isDigit, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
 
 /** A line of code or data ends in one of ; { } ( ) [ ] , = > | \ (prose ends in a letter or . ! ? : 。). */
 export function endsLikeCode(code: number): boolean {
@@ -93,4 +93,91 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
   // ASCII without a single space over a whole period: a blob (source-map mappings, base64, minified code).
   if (spaces === 0 && nonAscii === 0 && to - from >= MIN_BLOB_CHARS) return true
   return letters * 2 < nonSpace
+}
+
+/**
+ * Whether the text at offsets [from, to) of `ring` is rows of values: words (two letters or more)
+ * make under a quarter of it (`0 0 0`, `❌❌❌`, `1.5, 2.5`, an SVG path: a matrix, a grid or a drawing,
+ * on any number of lines), or copies of one row of a
+ * table or a record list (two tight separators, two `|`, or a bracketed record such as
+ * `{"enabled": false},`). In reasoning and visible text this is what a model writes on purpose many
+ * times over (a zero matrix, a CSV of equal rows); a block of different lines holding words, tags, JSON
+ * keys or template tokens is not: its verbatim repetition back to back is a loop whatever markup it
+ * carries.
+ */
+export function stretchIsValueRow(ring: Uint16Array, mask: number, from: number, to: number): boolean {
+  let firstBreak = -1
+  let rowLength = 0
+  let letterRun = 0
+  let wordLetters = 0
+  let nonSpace = 0
+  let pipes = 0
+  let tightSeparators = 0
+  let braces = 0
+  for (let i = from; i < to; i++) {
+    const code = ring[i & mask]
+    // The stretch repeats what precedes it, so a separator at its start is read across its edge.
+    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code)) tightSeparators++
+    // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
+    if (code === 10 || (code === 92 && i + 1 < to && ring[(i + 1) & mask] === 110)) {
+      if (firstBreak === -1) firstBreak = i
+      else if (rowLength === 0) rowLength = i - firstBreak
+    }
+    if (!isWhitespace(code)) nonSpace++
+    if (code === 124) pipes++
+    if (code === 123 || code === 125 || code === 91 || code === 93) braces++
+    if (isWordChar(code) && !isDigit(code)) {
+      letterRun++
+      // A CJK character is a word by itself; a run of two letters or more is a word (its first letter counts now).
+      if (code >= 0x2e80) wordLetters++
+      else if (letterRun === 2) wordLetters += 2
+      else if (letterRun > 2) wordLetters++
+    } else {
+      letterRun = 0
+    }
+  }
+  // Values alone: a word now and then (an SVG path's `zm`, a unit) among mostly numbers and marks.
+  if (wordLetters * 4 < nonSpace) return true
+  // Several lines: copies of one row only (the stretch repeats with the distance between its breaks).
+  if (rowLength > 0) {
+    for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return false
+  }
+  const rows = rowLength > 0 ? Math.max(1, Math.round((to - from) / rowLength)) : 1
+  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || pipes >= 2 * rows || braces >= 2 * rows
+}
+
+/**
+ * Whether the text at offsets [from, to) of `ring` is code or structured data: half its lines or more
+ * end like code (`;`, `{`, `}`, `,`, brackets: statements, JSON records, a list of strings), or it is
+ * within one line a list with no sentence end (an enum's `CLASS_OTHER, ` again and again, a weekday
+ * list), or it holds two tight separators (CSV, compact JSON); and it holds no chat-template token (`<|im_end|>`: a model leaking its template writes
+ * prose). A closing tag ends with `>`, prose with a letter or a full stop: neither is code.
+ */
+export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to: number): boolean {
+  let lines = 0
+  let codeLines = 0
+  let tightSeparators = 0
+  let lastNonSpace = 0
+  for (let i = from; i < to; i++) {
+    const code = ring[i & mask]
+    if ((code === 60 && isTemplateBar(ring[(i + 1) & mask])) || (code === 62 && isTemplateBar(ring[(i - 1) & mask]))) return false
+    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code)) tightSeparators++
+    if (code === 10) {
+      lines++
+      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62) codeLines++
+      lastNonSpace = 0
+    } else if (!isWhitespace(code)) lastNonSpace = code
+  }
+  if (tightSeparators >= MIN_TIGHT_SEPARATORS) return true
+  if (lines > 0) return codeLines * 2 >= lines
+  // One line repeated within itself: a list (`a, b, c, `) unless a sentence ends in it.
+  let separators = 0
+  for (let i = from; i < to; i++) {
+    const code = ring[i & mask]
+    const next = ring[(i + 1) & mask]
+    const spaced = i + 1 === to || isWhitespace(next)
+    if (spaced && (code === 46 || code === 33 || code === 63 || code === 0x3002)) return false
+    if (code === 44 || code === 59) separators++
+  }
+  return separators > 0
 }

@@ -45,6 +45,8 @@ export class SideScanner {
       minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
       minPeriods: config.cycleMinPeriods,
       dataMinSpan: config.dataMinSpan,
+      writesData: tool,
+      codeMinSpan: config.codeMinSpan,
     }
     let size = CycleRule.ringSize(cycle)
     while (size < 2 * config.cycleCheckStride) size *= 2
@@ -67,6 +69,8 @@ export class SideScanner {
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
       dataMinSpan: config.dataMinSpan,
+      writesData: tool,
+      codeMinSpan: config.codeMinSpan,
     }, this.ring, this.mask)
     const novelty = new NoveltyRule({
       minSpan: tool ? config.toolNoveltyMinSpan : config.noveltyMinSpan,
@@ -88,13 +92,15 @@ export class SideScanner {
       echoMinShare: config.noveltyEchoMinShare,
       echoMaxPeriod: config.noveltyEchoMaxPeriod,
       echoMinPeriods: config.noveltyEchoMinPeriods,
-      echoMinPlainShare: config.noveltyEchoMinPlainShare,
+      plainMinShare: config.noveltyPlainMinShare,
       dataMinOrder: config.noveltyDataMinOrder,
+      weakLevelsReadWords: !tool,
     })
     this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule({
       minChars: tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars,
       dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
+      gridMinChars: config.dataMinSpan,
     }, tool)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride

@@ -32,6 +32,9 @@ import type { Finding } from './finding.ts'
 const VARIATION_SELECTOR = 0xfe0f
 const ZERO_WIDTH_JOINER = 0x200d
 const BACKSLASH = 92
+const LINE_FEED = 10
+/** Units per line break from which a run across lines is a grid (a board's row holds several cells). */
+const GRID_MIN_ROW_UNITS = 4
 const LETTER_N = 110
 const LETTER_R = 114
 const LETTER_T = 116
@@ -56,6 +59,11 @@ export interface SymbolRunThresholds {
   readonly minChars: number
   /** Span (chars) of a run of a divider, padding, closer or laughter unit; 0: such runs never trip. */
   readonly dividerMinChars: number
+  /**
+   * Span (chars) of a run across two line breaks or more with several units a line: a grid of one
+   * symbol (`❌❌❌` rows, a board of `. . .`) is an answer written on purpose, so it needs the data span.
+   */
+  readonly gridMinChars: number
 }
 
 export class SymbolRunRule {
@@ -67,6 +75,9 @@ export class SymbolRunRule {
   private last = -1
   private other = -1
   private runStart = 0
+  /** Line breaks and units inside the run so far. */
+  private runBreaks = 0
+  private runUnits = 0
 
   /** `jsonText`: the tool side, whose line breaks arrive JSON-escaped (`\n` counts as white space). */
   constructor(private readonly thresholds: SymbolRunThresholds, private readonly jsonText: boolean) {}
@@ -88,12 +99,25 @@ export class SymbolRunRule {
     let alive2 = false
     // The unit at the earliest position of run 2, so a pair continues only in phase.
     let first2 = -1
+    // Line breaks and units read while each candidate run was alive.
+    let breaks1 = 0
+    let breaks2 = 0
+    let units1 = 0
+    let units2 = 0
     for (let position = to - 1; position >= from; position--) {
       const code = ring[position & mask]
+      if (code === LINE_FEED) {
+        if (alive1) breaks1++
+        if (alive2 || seen < 2) breaks2++
+      }
       if (isWhitespace(code) || code === VARIATION_SELECTOR || code === ZERO_WIDTH_JOINER) continue
       if (this.jsonText && code === BACKSLASH) continue
       // The char before `from` is still in the ring: an escape or a surrogate pair may straddle strides.
       if (this.jsonText && (code === LETTER_N || code === LETTER_R || code === LETTER_T) && position > 0 && ring[(position - 1) & mask] === BACKSLASH) {
+        if (code === LETTER_N) {
+          if (alive1) breaks1++
+          if (alive2 || seen < 2) breaks2++
+        }
         position--
         continue
       }
@@ -111,6 +135,7 @@ export class SymbolRunRule {
         c0 = char
         start1 = start2 = position
         first2 = char
+        units1 = units2 = 1
         seen = 1
         continue
       }
@@ -119,13 +144,16 @@ export class SymbolRunRule {
         alive2 = char !== c0 && isLetter(c0) && isLetter(char)
       }
       if (alive1) {
-        if (char === c0) start1 = position
-        else alive1 = false
+        if (char === c0) {
+          start1 = position
+          units1++
+        } else alive1 = false
       }
       if (alive2) {
         if (char === ((seen & 1) === 1 ? c1 : c0)) {
           start2 = position
           first2 = char
+          units2++
         } else alive2 = false
       }
       seen++
@@ -133,17 +161,17 @@ export class SymbolRunRule {
     }
     if (seen === 0) return undefined
     // A whole stride (white space aside) of the run continues the run from earlier strides.
-    if (alive1 && this.period === 1 && this.last === c0) return this.judge(to)
+    if (alive1 && this.period === 1 && this.last === c0) return this.judge(to, breaks1, units1)
     if (this.period === 2 && seen === 1 && this.last !== c0 && this.other === c0) {
       this.other = this.last
       this.last = c0
-      return this.judge(to)
+      return this.judge(to, breaks2, units2)
     }
     // A pair continues in phase: the stride's earliest unit follows the unit that ended the last one.
     if (alive2 && this.period === 2 && first2 === this.other && ((c0 === this.last && c1 === this.other) || (c0 === this.other && c1 === this.last))) {
       this.last = c0
       this.other = c1
-      return this.judge(to)
+      return this.judge(to, breaks2, units2)
     }
     // A run beginning in this stride (the longer of the two reaching its end).
     if (start2 < start1) {
@@ -151,17 +179,27 @@ export class SymbolRunRule {
       this.last = c0
       this.other = c1
       this.runStart = start2
+      this.runBreaks = breaks2
+      this.runUnits = units2
     } else {
       this.period = 1
       this.last = c0
       this.other = -1
       this.runStart = start1
+      this.runBreaks = breaks1
+      this.runUnits = units1
     }
     return undefined
   }
 
-  private judge(to: number): Finding | undefined {
-    const minChars = this.period === 1 && isLongUnit(this.last) ? this.thresholds.dividerMinChars : this.thresholds.minChars
+  private judge(to: number, breaks: number, units: number): Finding | undefined {
+    this.runBreaks += breaks
+    this.runUnits += units
+    // A grid: rows of several units each ("?\n\n?\n\n" is one mark per line, a loop's, not a board).
+    // Two letters alternating are words ("no no no"), never a board's cells.
+    const grid = this.period === 1 && this.runBreaks >= 2 && this.runUnits >= GRID_MIN_ROW_UNITS * this.runBreaks
+    const minChars = grid ? this.thresholds.gridMinChars
+      : this.period === 1 && isLongUnit(this.last) ? this.thresholds.dividerMinChars : this.thresholds.minChars
     const span = to - this.runStart
     if (minChars === 0 || span < minChars) return undefined
     return { rule: 'symbol-run', loopStart: this.runStart, repeatedChars: span, verifiedAt: to }

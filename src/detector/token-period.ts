@@ -14,7 +14,7 @@
 // comparison per block length; memory is a few arrays of `maxBlock` entries. Offsets and token
 // counts are int32, like the cycle rule's.
 
-import { stretchLooksLikeData } from './data-like.ts'
+import { stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 import { typedTables } from './typed-tables.ts'
@@ -25,6 +25,10 @@ export interface TokenPeriodThresholds {
   readonly minDistinct: number
   /** Span (chars) required when the block looks like data: a third or more of its tokens hold no letter. */
   readonly dataMinSpan: number
+  /** As the cycle rule's: every data-like block is data (tool side), or only a row of values (reasoning, text). */
+  readonly writesData: boolean
+  /** As the cycle rule's: the span in reasoning and text when the block is code or structured data. */
+  readonly codeMinSpan: number
 }
 
 const BUCKET_MASK = 1023
@@ -37,6 +41,8 @@ export class TokenPeriodRule implements TokenReader {
   /** 1 where the token holds no letter (a number, a pipe, a brace). */
   private readonly letterless: Uint8Array
   /** Per block length: the start of the run already judged to be data (followed until `dataMinSpan`), or -1. */
+  /** Per block length: the span its data run must reach (`dataSpanOf`). */
+  private readonly dataRunSpans: Int32Array
   private readonly dataRunStarts: Int32Array
   private readonly previousSameBucket: Int32Array
   private readonly lastInBucket: Int32Array
@@ -59,7 +65,7 @@ export class TokenPeriodRule implements TokenReader {
     ;[this.hashes, this.starts, this.previousSameBucket] = typedTables(Int32Array, 3, size)
     this.letterless = new Uint8Array(size)
     this.mask = size - 1
-    ;[this.dataRunStarts, this.runs, this.runStarts, this.matchedBy, this.previousMatches, this.matches] = typedTables(Int32Array, 6, thresholds.maxBlock + 1)
+    ;[this.dataRunStarts, this.dataRunSpans, this.runs, this.runStarts, this.matchedBy, this.previousMatches, this.matches] = typedTables(Int32Array, 7, thresholds.maxBlock + 1)
     this.dataRunStarts.fill(-1)
     this.lastInBucket = new Int32Array(BUCKET_MASK + 1).fill(-1)
     // A block of p tokens holds at most p distinct ones.
@@ -105,12 +111,14 @@ export class TokenPeriodRule implements TokenReader {
       if (runs[block] < block * (minRepeats - 1)) continue
       const loopStart = this.runStarts[block]
       if (this.dataRunStarts[block] === loopStart) {
-        if (end - loopStart >= this.thresholds.dataMinSpan) return { rule: 'token-period', loopStart, repeatedChars: end - loopStart, verifiedAt: end }
+        if (end - loopStart >= this.dataRunSpans[block]) return { rule: 'token-period', loopStart, repeatedChars: end - loopStart, verifiedAt: end }
         continue
       }
       if (this.distinctInBlock(index, block) >= this.thresholds.minDistinct) {
-        if (end - loopStart < this.thresholds.dataMinSpan && this.looksLikeData(index, block, end)) {
+        const dataSpan = this.dataSpanOf(index, block, end)
+        if (end - loopStart < dataSpan) {
           this.dataRunStarts[block] = loopStart
+          this.dataRunSpans[block] = dataSpan
           continue
         }
         return { rule: 'token-period', loopStart, repeatedChars: end - loopStart, verifiedAt: end }
@@ -120,14 +128,19 @@ export class TokenPeriodRule implements TokenReader {
     return undefined
   }
 
-  private looksLikeData(index: number, block: number, end: number): boolean {
+  /** The span a repeated block must reach by what it holds (0: prose, cut now). */
+  private dataSpanOf(index: number, block: number, end: number): number {
+    const { dataMinSpan, codeMinSpan, writesData } = this.thresholds
     let letterless = 0
     for (let i = 0; i < block; i++) letterless += this.letterless[(index - i) & this.mask]
-    if (letterless * 3 >= block) return true
+    if (letterless * 3 >= block) return dataMinSpan
     // The block's text, read back from the side's ring with the char before it (a line break shows the
     // block opens a line), judged as the cycle rule judges a period.
     const from = Math.max(0, this.starts[(index - block + 1) & this.mask] - 1)
-    return end - from <= this.ringMask && stretchLooksLikeData(this.ring, this.ringMask, from, end)
+    if (end - from > this.ringMask) return 0
+    if (writesData) return stretchLooksLikeData(this.ring, this.ringMask, from, end) ? dataMinSpan : 0
+    if (stretchIsValueRow(this.ring, this.ringMask, from + 1, end)) return dataMinSpan
+    return stretchIsCode(this.ring, this.ringMask, from + 1, end) ? codeMinSpan : 0
   }
 
   private distinctInBlock(index: number, block: number): number {
