@@ -34,26 +34,21 @@ export const DETECTOR_SETTINGS = {
     default: 8192, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating reasoning tail that counts as a loop; 0 turns the cycle rule off for reasoning.',
   },
-  // Reasoning was given a longer span than text (448) as a draft space that restates a plan; but an
-  // exact period of up to 128 chars must be cut within about 400 chars of its onset (issue 12), and
-  // at 448 it was cut 450-510 chars in (the first check after the span, plus one delta). At 384, the
-  // text side's span, periods 8-128 (en, zh) are cut 385-415 chars in at the check, at most 443 at
-  // 64-char deltas (test/detector/cycle.test.ts), and the corpus's reasoning pass trips on nothing
-  // new (the longest periodic stretch in it is 318 chars, a source map's mappings). A plan restated
-  // verbatim 2.5 times over 384 chars is itself a loop.
+  // 896: in real model output the verbatim stretches of correct answers (a weekday list counted out,
+  // identical gate lines of a circuit, a substring check stepped through) last up to ~330 chars, and a
+  // real loop's verbatim period still falls within max(1,000, 3 periods) of its onset (the span, a
+  // stride and a delta). Real-output corpus: test/fixtures/real-output; docs/corpus-findings.md.
   reasoningCycleMinSpan: {
-    default: 384, min: 16, max: 65536, integer: true,
+    default: 896, min: 16, max: 65536, integer: true,
     description: 'Minimum length (chars) of the periodic reasoning tail before the cycle rule trips.',
   },
   textCycleMaxPeriod: {
     default: 8192, min: 0, max: 8192, integer: true,
     description: 'Longest period (chars) of an exactly repeating visible-text tail that counts as a loop; 0 turns the cycle rule off for text.',
   },
-  // Real files do repeat a line verbatim a few times: the longest periodic stretch in the corpus is
-  // 318 chars (a source map's mappings; zod's tests repeat one 56-char assertion 5×), so 256 (the
-  // seed's value) trips on them; 384 clears them and still cuts inside 512 chars (384 + stride).
+  // As reasoningCycleMinSpan: real answers repeat a line verbatim a few times, a loop keeps going.
   textCycleMinSpan: {
-    default: 384, min: 16, max: 65536, integer: true,
+    default: 896, min: 16, max: 65536, integer: true,
     description: 'Minimum length (chars) of the periodic visible-text tail before the cycle rule trips.',
   },
   toolCycleMaxPeriod: {
@@ -72,13 +67,22 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 2, max: 64, integer: false,
     description: 'Minimum number of periods the tail must span (exactly twice is normal in code; a loop keeps going).',
   },
-  // Identical rows are a correct answer often enough (a lookup table's default entries, a pin table, a
-  // quoted log line after line); a loop keeps going. Exact repetition whose period looks like data
-  // (data-like.ts) is followed until it spans this much: the lookup-table and identical-rows shapes in
-  // test/fixtures/detector/normal-shapes.mjs reach 9.5 K (docs/detector.md#confidence).
+  // Identical rows are a correct answer often enough (a zero matrix, a board of one symbol, a lookup
+  // table's default entries, a CSV of equal rows); a loop keeps going. What counts as data is decided by
+  // side and by what repeats (data-like.ts): in reasoning and text, rows of values or copies of one table
+  // row; in tool arguments (files written on purpose), anything that looks like data or code. The
+  // lookup-table and identical-rows shapes of test/fixtures/detector/normal-shapes.mjs reach 9.5 K.
   dataMinSpan: {
     default: 12288, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) an exact repetition (cycle, token-period) must span when it looks like data or quoted tool output (table rows, log lines, code); 0 treats it like prose.',
+    description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span when it is data: rows of values or one table row repeated in reasoning/text, anything data- or code-like in tool arguments; 0 treats it like prose.',
+  },
+  // What repeats is code or structured data (lines ending like code: statements, JSON records, a list
+  // of strings; data-like.ts `stretchIsCode`) with no chat-template token: a correct file quoted in an
+  // answer repeats a record a few dozen times (CLDR's languageMatching.json, 3,215 chars of one record;
+  // the npm corpus), a loop keeps going. Chat-template tokens, tags and prose are cut at the cycle span.
+  codeMinSpan: {
+    default: 8192, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) an exact repetition (cycle, token-period) in reasoning/text must span when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token; 0 treats it like prose.',
   },
   // Cost/latency trade-off: each side is read one stride at a time (rules in tight loops, the cycle
   // check at the stride's end), so a verdict comes at most this many chars after its evidence.
@@ -154,14 +158,13 @@ export const DETECTOR_SETTINGS = {
 
   // ── novelty: the recent text is made of grams already seen twice (novelty.ts) ───────────────────
   // Levels of evidence: the more of the window is familiar, the shorter the run that must hold it.
-  // Calibration (dev/corpus-sweep.mjs, the false-trip corpus on reasoning and text): the longest prose
-  // run with 0.95 of its window familiar is ~680 chars (moment-timezone's changelog, releases that
-  // each update the same data; ~720 before new material ended runs, licence bundles); a sentence with
-  // a counter, a template token or a changing id is ~1.0 familiar from its third copy on, so 896 cuts
-  // it about 950-1,350 chars after onset.
+  // 1,536: a correct long trace re-checks a sequence it wrote before (a crossing or a pour replayed, an
+  // answer restated) in familiar runs of up to ~1,300 chars at 0.95 (real-output corpus); a sentence
+  // with a counter, a template token or a changing id is ~1.0 familiar from its third copy on, so it is
+  // still cut within about 2,000 chars of its onset.
   noveltyMinSpan: {
-    default: 896, min: 0, max: 262144, integer: true,
-    description: 'Length (chars) of a mostly-prose reasoning/text stretch made of familiar word grams (seen twice before, with numbers and ids masked) that trips the novelty rule; 0 turns it off for reasoning and text.',
+    default: 1536, min: 0, max: 262144, integer: true,
+    description: 'Length (chars) of a mostly-prose reasoning/text stretch made of familiar word grams (seen twice before, with counters, ids and times masked) that trips the novelty rule; 0 turns it off for reasoning and text.',
   },
   // Prose lines holding several changing values (a retry line: request id, time, status) are half-way to
   // log lines, which are data: twice the prose span.
@@ -213,18 +216,13 @@ export const DETECTOR_SETTINGS = {
     default: 1280, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
   },
-  // The echo level: plain sentences (units.ts: words alone, no number, markup or syntax) whose material
-  // comes straight back, a gram seen once enough. A paraphrase pool and a decision circled bring back
-  // half their grams from within ~200-350 chars by 600-1,000 chars after onset, and keep it; realistic
-  // productive reasoning and answers (test/fixtures/detector/reasoning, en and zh) stay at 0.06-0.30,
-  // the user's own documents (shared/seeds) do not reach the echo level even at a share of 0.25. What
-  // repeats in documentation carries markup (an API reference's `name` entries, a changelog's links, a
-  // table), which is why only plain sentences count: the corpus trips on nothing at 0.45 over 512, or
-  // at 0.5 within 500 chars over 384 (dev/corpus-sweep.mjs). The share was 0.55: over 48 seeds of each
-  // pool at 3/16/64-char deltas, the slowest paraphrase pool was then cut 1,599 chars after onset and
-  // the slowest decision circled 1,791; at 0.5, 1,268 and 1,464 (test/detector/novelty.test.ts).
+  // The echo level (plain sentences whose material comes straight back, a gram seen once enough) is
+  // off: on real model output it cuts correct answers that state one fact per sentence in one frame (a
+  // logic puzzle's solution, a knights-and-knaves case list) far more often than a loop; the weak level
+  // cuts a paraphrase pool or a decision circled later (docs/detector.md, Latency targets). Set it to
+  // 512 to try it on a session (`--set`).
   noveltyEchoMinSpan: {
-    default: 512, min: 0, max: 262144, integer: true,
+    default: 0, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a run of plain sentences (words alone) made of grams seen before, once is enough, that trips the novelty rule\'s echo level in reasoning/text; 0 turns the echo level off.',
   },
   noveltyEchoMinShare: {
@@ -242,12 +240,13 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 0, max: 64, integer: false,
     description: 'An echo run must also last this many times the distance back to where its material was seen before.',
   },
-  // Nine tenths: documentation's repeated sentences sit between headings, links and code spans
-  // (fraction.js's API reference, one sentence shared by entries under `### Fraction name()`, trips at
-  // 0.75 once the share is loosened to 0.5); a loop of sentences is sentences, an odd line aside.
-  noveltyEchoMinPlainShare: {
+  // Nine tenths: documentation's repeated sentences sit between headings, links and code spans (an API
+  // reference whose entries share a sentence), and real model output that tracks a state round by round
+  // (a move list, a hand of cards, a table of cases) holds numbers and marks in most lines; a loop of
+  // sentences is sentences, or lines said again word for word, an odd line aside.
+  noveltyPlainMinShare: {
     default: 0.9, min: 0, max: 1, integer: false,
-    description: 'Share of the window\'s chars that must be in plain sentences (words alone: no number, markup or syntax) for the echo level.',
+    description: 'Share of the window\'s chars in plain sentences (words alone: no number, markup or syntax), or in units said again word for word, that the middle, weak and echo levels need in reasoning/text.',
   },
   // Generated JSON and CSS records keep 0.97 of their grams familiar for 24 K and more (their names and
   // values change); a loop of rows that differ only in an index stays at 1.0.
