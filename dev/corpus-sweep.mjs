@@ -2,24 +2,28 @@
 // Runs the false-trip corpus (test/fixtures/detector/corpus.mjs) through the built detector
 // (lib/detector.js) on the passes given (reasoning, text, tool, tool-json; default all), two at a time
 // in worker threads, and prints every trip with an excerpt of where its cut begins.
-// `node dev/corpus-sweep.mjs [pass ...] [--set key=value ...]`: a quick way to try a setting on the whole
-// corpus before the corpus tests (test/detector/corpus-*.test.ts) pin the defaults.
+// `node dev/corpus-sweep.mjs [pass ...] [--set key=value ...] [--json file]`: a quick way to try a
+// setting on the whole corpus before the corpus tests (test/detector/corpus-*.test.ts) pin the defaults;
+// --json also writes every trip ({ pass, file, part, rule, side }) to a file (dev/calibrate.mjs reads it).
+import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 
 if (isMainThread) {
-  const { values, positionals } = parseArgs({ options: { set: { type: 'string', multiple: true } }, allowPositionals: true })
+  const { values, positionals } = parseArgs({ options: { set: { type: 'string', multiple: true }, json: { type: 'string' } }, allowPositionals: true })
   const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), Number(pair.slice(pair.indexOf('=') + 1))]))
   const passes = positionals.length ? positionals : ['reasoning', 'text', 'tool', 'tool-json']
   const queue = [...passes]
   let trips = 0
+  const found = []
   const run = () => {
     const pass = queue.shift()
     if (!pass) return Promise.resolve()
     return new Promise((resolve, reject) => {
       const worker = new Worker(new URL(import.meta.url), { workerData: { pass, config } })
-      worker.on('message', (line) => {
+      worker.on('message', ({ line, trip }) => {
         trips++
+        found.push(trip)
         console.log(line)
       })
       worker.on('error', reject)
@@ -28,6 +32,7 @@ if (isMainThread) {
   }
   await Promise.all([run(), run()])
   console.log(trips ? `${trips} trips` : `no trip on ${passes.join(', ')}`)
+  if (values.json) writeFileSync(values.json, JSON.stringify({ passes, trips: found }))
   process.exitCode = trips ? 1 : 0
 } else {
   const { StreamDetector } = await import('../lib/detector.js')
@@ -43,7 +48,10 @@ if (isMainThread) {
     for (const delta of splitDeltas(text, documents)) {
       const trip = detector.push(side, delta)
       if (trip) {
-        parentPort.postMessage(`${pass} ${document.file}#${document.part} ${trip.rule}@${trip.at} loopStart ${trip.loopStart}: ${JSON.stringify(text.slice(trip.loopStart, trip.loopStart + 100))}`)
+        parentPort.postMessage({
+          line: `${pass} ${document.file}#${document.part} ${trip.rule}@${trip.at} loopStart ${trip.loopStart}: ${JSON.stringify(text.slice(trip.loopStart, trip.loopStart + 100))}`,
+          trip: { pass, file: document.file, part: document.part, rule: trip.rule, side },
+        })
         break
       }
     }
