@@ -191,9 +191,10 @@ grep -q "^# == .*dsh-loop-breaker, patched by .*cordis.patch.yml" "$work/row-tun
 # ── shared by both flows ────────────────────────────────────────────────────────────────────────────
 NORMAL_ANSWER=$(cd "$e2e" && node -e 'import("./script.mjs").then((m) => process.stdout.write(m.NORMAL_ANSWER))')
 
-# Headless rc.8 disables the shared `hmr` row, yet its launcher then needs HMR to watch the user patch
-# layers: without this overlay every headless run fails with
-# "dsh: user patch-layer watching requires the Cordis HMR service".
+# rc.8 ships the `hmr` row disabled, yet its launcher needs HMR to watch the user patch layers
+# ("dsh: user patch-layer watching requires the Cordis HMR service"). The package's bundle patch turns
+# the row on (docs/install.md, "The hmr row"); the runs below also pass this overlay, a no-op with the
+# package added, so they do not depend on the bundle row being composed first.
 hmr_patch="$work/hmr.patch.yml"
 cat >"$hmr_patch" <<'EOF'
 - id: hmr
