@@ -50,7 +50,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     const { host, agent, upstreamReturns } = await loopThenAnswer([{ type: 'reasoning', deltas: toDeltas(reasoning) }])
 
     const [cut] = eventsOf(agent, 'loop-breaker/break')
-    expect(cut).toMatchObject({ turn: 1, step: 1, rule: 'novelty', side: 'reasoning', level: 1, action: 'remind' })
+    expect(cut).toMatchObject({ turn: 1, step: 1, rule: 'phrase-pool', side: 'reasoning', level: 1, action: 'remind' })
     expect(upstreamReturns()).toBe(1)
 
     const [first, second] = eventsOf(agent, 'assistant/message').map((data) => data.message)
@@ -70,14 +70,15 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     expect(lastMessageText(next)).toContain('its reasoning fell into a repetition loop')
     const source = (next.messages.at(-1) as any).source
     expect(source).toMatchObject({ kind: 'plugin', plugin: 'loop-breaker', form: 'notice' })
-    expect(source.summary).toBe('loop-breaker remind: novelty / reasoning / ' + cut.repeatedChars.toLocaleString('en-US'))
+    expect(source.summary).toBe('loop-breaker remind: phrase-pool / reasoning / ' + cut.repeatedChars.toLocaleString('en-US'))
     expect((next.messages.find((message: any) => message.role === 'assistant') as any).content[0].text).toBe(trimmed)
     expect(second.content[0].text).toBe('Continuing with the task.')
     expect(eventsOf(agent, 'turn/end')).toEqual([{ turn: 1, reason: { kind: 'completed' } }])
   })
 
   it('cuts a visible-text cycle with the cycle rule and keeps one copy before the loop', async () => {
-    const paragraph = 'The parser now handles nested brackets correctly, and every test in the suite passes. '
+    // A paragraph of three sentences: one sentence said again and again is a phrase pool, cut sooner.
+    const paragraph = 'The parser now handles nested brackets correctly, and every test in the suite passes. The fix moves the depth counter out of the inner loop, so a closing bracket at the end of a line is no longer counted twice. I also added a regression test for the case from the issue, with brackets nested four deep. '
     const text = cyclingText('Summary of the change:\n', paragraph)
     const { agent } = await loopThenAnswer([{ type: 'text', deltas: toDeltas(text, 5) }])
     const [cut] = eventsOf(agent, 'loop-breaker/break')
@@ -144,7 +145,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
     writes.length = 0
     const blocks: BlockScript[] = [
       { type: 'tool-call', id: 'call-1', name: 'write_file', deltas: ['{"path":"a.md",', '"content":"x"}'] },
-      { type: 'text', deltas: toDeltas(cyclingText('Now verifying. ', 'Still verifying the file, one more check. '), 6) },
+      { type: 'text', deltas: toDeltas(cyclingText('Now verifying. ', 'Still verifying the file, one more check before I report back. The write went through and the file is on disk, so only its content is left to confirm against what the task asked for. '), 6) },
     ]
     const host = await createGuardedHost((_options, call) => call === 0 ? streamBlocks(blocks) : textAnswer('Verified.'))
     hosts.push(host)
@@ -157,7 +158,7 @@ describe('in-stream cut in a real agent loop (stream grammar checked)', () => {
   })
 
   it('closes every block that is open at once, trimming only the looping one', async () => {
-    const loop = 'Retrying the same idea again and again. '.repeat(40)
+    const loop = 'Retrying the same idea again and again. The last attempt failed the same way, so I will run it once more with the same input. Nothing in the input has changed since then, and the error is the one I saw before. If it fails again I will read the stack trace line by line. '.repeat(20)
     const interleaved = async function* (): AsyncIterable<StreamChunk> {
       yield { type: 'block-start', index: 0, blockType: 'reasoning' } as StreamChunk
       yield { type: 'block-start', index: 1, blockType: 'text' } as StreamChunk
