@@ -63,14 +63,14 @@ describe('the language of notices, trim markers and the visible line', () => {
     expect(notice).toMatch(/^\[loop-breaker\] 你上一次的输出被截断了，因为思考过程陷入了重复循环/)
     expect(trimmed).toMatch(/ ……\[loop-breaker：已删去 \d+ 个重复字符\]$/)
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^\[loop-breaker\] 第 1 轮第 1 步：思考过程陷入重复循环（novelty，重复 \d+ 个字符），已截断；已提醒模型换一种做法继续（连续第 1 次）。$/)
+    expect(lines[0]).toMatch(/^\[loop-breaker\] 第 1 轮第 1 步：思考过程陷入重复循环（phrase-pool，重复 \d+ 个字符），已截断；已提醒模型换一种做法继续（连续第 1 次）。$/)
   })
 
   it('answers an English task in English, marker and line included', async () => {
     const { notice, trimmed, lines } = await cutOnce('Fix the off-by-one in src/parser.ts, then run the tests.')
     expect(notice).toMatch(/^\[loop-breaker\] Your last output was cut because its reasoning fell into a repetition loop/)
     expect(trimmed).toMatch(/ …\[loop-breaker: [\d,]+ repeated characters removed\]$/)
-    expect(lines).toEqual([expect.stringMatching(/^\[loop-breaker\] cut a repetition loop in the reasoning \(novelty, [\d,]+ repeated characters\) at turn 1 step 1; the model was told to carry on differently \(1 in a row\)\.$/)])
+    expect(lines).toEqual([expect.stringMatching(/^\[loop-breaker\] cut a repetition loop in the reasoning \(phrase-pool, [\d,]+ repeated characters\) at turn 1 step 1; the model was told to carry on differently \(1 in a row\)\.$/)])
   })
 
   it("lets the user's explicit locale setting win over the task's language, both ways", async () => {

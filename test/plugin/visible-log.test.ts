@@ -16,7 +16,7 @@ describe('the visible line (rc.8 composes no console exporter, the plugin export
     hosts.push(host)
     const agent = host.createAgent()
     await host.ask(agent, 'Fix the off-by-one in src/parser.ts, then run the tests.')
-    expect(written).toEqual([expect.stringMatching(/^\[loop-breaker\] cut a repetition loop in the reasoning \(novelty, [\d,]+ repeated characters\) at turn 1 step 1; /)])
+    expect(written).toEqual([expect.stringMatching(/^\[loop-breaker\] cut a repetition loop in the reasoning \(phrase-pool, [\d,]+ repeated characters\) at turn 1 step 1; /)])
 
     const ctx = host.ctx as any
     ctx.logger('other-plugin').info('not ours')

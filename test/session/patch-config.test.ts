@@ -92,7 +92,7 @@ describe('the loop-breaker row of patch files', () => {
     const js = join(scratch, 'js.yml')
     await writeFile(fresh, '[]\n')
     await writeFile(js, '- id: loop-breaker\n  config:\n    textCycleMinSpan: !!js 256 * 2\n')
-    expect(await readPatchConfig([join(root, 'cordis.patch.yml'), fresh])).toMatchObject({ textCycleMinSpan: 384 })
+    expect(await readPatchConfig([join(root, 'cordis.patch.yml'), fresh])).toMatchObject({ textCycleMinSpan: 896 })
     const config = await readPatchConfig([js])
     expect(jsExpression(config.textCycleMinSpan)).toBe('256 * 2')
     expect(jsExpression(512)).toBeUndefined()
