@@ -38,12 +38,12 @@ describe('analyze-session --json', () => {
     const log = await readSession(loop)
     const replay = new SessionReplay(detector)
     expect(document.files[0].calls.map((call: any) => call.break)).toEqual(log.calls.map((call) => replay.call(call).break))
-    expect(document.files[0].calls[0].break).toMatchObject({ rule: 'novelty', side: 'reasoning' })
+    expect(document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool', side: 'reasoning' })
   })
 
   it('--set changes a setting; a rule switched off no longer fires', async () => {
-    const { document } = await json('--set', 'noveltyEchoMinSpan=0', loop)
-    expect(document.files[0].calls[0].break?.rule).not.toBe('novelty')
+    const { document } = await json('--set', 'reasoningPoolMinRepeatedChars=0', loop)
+    expect(document.files[0].calls[0].break).toBeNull()
   })
 
   it('--config reads the loop-breaker row of Cordis patch files, later files winning; --set wins over both', async () => {
@@ -55,25 +55,27 @@ describe('analyze-session --json', () => {
       '  disabled: true',
       '- id: loop-breaker',
       '  config:',
-      '    noveltyEchoMinSpan: 0   # off',
+      '    reasoningPoolMinRepeatedChars: 0   # off',
       // The README's tuning example: reaction settings, read without a word.
       '    escalate: steer',
       '    resumeAfterBreak: true',
       '    maxFires: 4',
     ].join('\n'))
+    // The second file replaces the first's row whole: the phrase pool back at its default, the novelty echo level on.
     await writeFile(second, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpan: 384\n')
     const off = await json('--config', first, loop)
-    expect(off.document.files[0].calls[0].break?.rule).not.toBe('novelty')
+    expect(off.document.files[0].calls[0].break).toBeNull()
     expect(off.stderr).toBe('')
     const on = await json('--config', first, '--config', second, loop)
     expect(on.document.files[0].calls[0].break).toMatchObject({ rule: 'novelty' })
     const overridden = await json('--config', second, '--set', 'noveltyEchoMinSpan=0', loop)
-    expect(overridden.document.files[0].calls[0].break?.rule).not.toBe('novelty')
+    expect(overridden.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
   })
 
   it('--config names a key that is no setting, with the closest one, and replays with the others', async () => {
     const typo = join(scratch, 'typo.patch.yml')
-    await writeFile(typo, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpn: 0\n    escalte: warn\n    zzzzzzzzzz: 1\n    noveltyEchoMinSpan: 0\n')
+    // The mistyped key would turn the echo level on (a novelty cut); the valid one turns the phrase pool off.
+    await writeFile(typo, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpn: 512\n    escalte: warn\n    zzzzzzzzzz: 1\n    reasoningPoolMinRepeatedChars: 0\n')
     const { document, stderr } = await json('--config', typo, loop)
     expect(stderr).toBe([
       'analyze-session: --config: noveltyEchoMinSpn is not a loop-breaker setting, did you mean noveltyEchoMinSpan? (left aside; the live plugin refuses it)',
@@ -81,7 +83,7 @@ describe('analyze-session --json', () => {
       'analyze-session: --config: zzzzzzzzzz is not a loop-breaker setting (left aside; the live plugin refuses it)',
       '',
     ].join('\n'))
-    expect(document.files[0].calls[0].break?.rule).not.toBe('novelty')
+    expect(document.files[0].calls[0].break).toBeNull()
   })
 
   it('--jobs spreads files over worker threads without changing the result', async () => {
@@ -108,12 +110,12 @@ describe('analyze-session human output', () => {
     expect(stdout).toContain(`${loop}  (rc.8, 2 calls)`)
     expect(stdout).toMatch(/call\s+end\s+reasoning\s+text\s+tool\s+verdict\s+rule\s+side@at\s+repeated\s+recorded/)
     // The live plugin cut this call where the replay trips, and steered the model: no disagreement.
-    const [, at] = /1\.1\s+stop\s+\d+\s+0\s+-\s+break\s+novelty\s+reasoning@(\d+)\s+\d+\s+remind \(novelty reasoning@(\d+)\)\s+-\n/.exec(stdout)!
-    expect(stdout).toContain(`remind (novelty reasoning@${at})`)
+    const [, at] = /1\.1\s+stop\s+\d+\s+0\s+-\s+break\s+phrase-pool\s+reasoning@(\d+)\s+\d+\s+remind \(phrase-pool reasoning@(\d+)\)\s+-\n/.exec(stdout)!
+    expect(stdout).toContain(`remind (phrase-pool reasoning@${at})`)
     expect(stdout).not.toContain('≠')
     expect(stdout).toMatch(/1\.2\s+stop\s+0\s+100\s+-\s+ok/)
     expect(stdout).toMatch(/2\.1 #2\s+stop/)
-    expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\), 0 continuation\(s\), 0 crop\(s\)\n\s+novelty\s+1/)
+    expect(stdout).toMatch(/Summary: 2 file\(s\), 7 calls, 1 break\(s\), 0 stall\(s\), 0 continuation\(s\), 0 crop\(s\)\n\s+phrase-pool\s+1/)
   })
 
   it('on a terminal, draws a progress line on stderr and clears it before the report', () => {
@@ -135,7 +137,7 @@ describe('analyze-session human output', () => {
 
   it('on a session recorded without the plugin, shows where it would have cut', async () => {
     const { stdout } = await analyze(uncut)
-    expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+novelty\s+reasoning@\d+\s+\d+\s+-\s+-\n/)
+    expect(stdout).toMatch(/1\.1\s+stop\s+6496\s+100\s+-\s+break\s+phrase-pool\s+reasoning@\d+\s+\d+\s+-\s+-\n/)
   })
 
   it('--sweep covers the near-repetition settings: a session recorded without the plugin, its steps looping without a verbatim unit', async () => {
@@ -150,10 +152,10 @@ describe('analyze-session human output', () => {
   })
 
   it('--sweep counts breaks per value of one setting', async () => {
-    const { code, stdout } = await analyze('--sweep', 'noveltyEchoMinSpan=0,512', loop, work)
+    const { code, stdout } = await analyze('--sweep', 'reasoningPoolMinRepeatedChars=0,512', loop, work)
     expect(code).toBe(0)
     // Off, nothing else cuts the loop before its log ends at the cut.
-    expect(stdout).toMatch(/Sweep of noveltyEchoMinSpan over all inputs:\n\s+noveltyEchoMinSpan\s+breaks\s+stalls\n\s+0\s+0\s+0\n\s+512\s+1\s+0/)
+    expect(stdout).toMatch(/Sweep of reasoningPoolMinRepeatedChars over all inputs:\n\s+reasoningPoolMinRepeatedChars\s+breaks\s+stalls\n\s+0\s+0\s+0\n\s+512\s+1\s+0/)
   })
 })
 
@@ -172,12 +174,12 @@ describe('comparing the replay with what the plugin did', () => {
   })
 
   it('a setting raised above what the log holds (it ends at the cut) cannot be judged, and is not a disagreement', async () => {
-    const { stdout } = await analyze('--set', 'noveltyEchoMinSpan=2048', loop)
-    expect(stdout).toMatch(/1\.1\s+stop\s+1027\s+0\s+-\s+ok .*remind \(novelty reasoning@1027\)\s+-\s+\? cannot judge: the log ends at the cut \(at 1027\)\n/)
+    const { stdout } = await analyze('--set', 'reasoningPoolMinRepeatedChars=1024', loop)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+ok .*remind \(phrase-pool reasoning@1410\)\s+-\s+\? cannot judge: the log ends at the cut \(at 1410\)\n/)
     expect(stdout).toContain('Summary: 1 file(s), 2 calls, 0 break(s), 0 stall(s), 0 continuation(s), 0 crop(s), 1 call(s) the replay cannot judge\n')
     expect(stdout).toContain('A call marked "cannot judge" was cut by the live plugin: its log ends at the cut')
     expect(stdout).not.toContain('≠')
-    const { document } = await json('--set', 'noveltyEchoMinSpan=2048', loop)
+    const { document } = await json('--set', 'reasoningPoolMinRepeatedChars=1024', loop)
     expect(document.summary).toMatchObject({ disagreements: 0, cannotJudge: 1 })
   })
 
@@ -192,19 +194,18 @@ describe('comparing the replay with what the plugin did', () => {
 
     const { code, stdout } = await analyze(file)
     expect(code).toBe(0)
-    expect(stdout).toMatch(/1\.1\s+stop\s+1027\s+0\s+-\s+break\s+novelty\s+reasoning@1027\s+531\s+cut by the plugin \(no journal: reasoning\)\s+-\n/)
+    expect(stdout).toMatch(/1\.1\s+stop\s+1410\s+0\s+-\s+break\s+phrase-pool\s+reasoning@1410\s+916\s+cut by the plugin \(no journal: reasoning\)\s+-\n/)
     expect(stdout).not.toContain('≠')
     const { document } = await json(file)
-    // The replay reports what the cut removed, the count of the fixture's marker (its notice, written
-    // before the plugin gave one count per cut, still shows the detector's own 515).
-    expect(document.files[0].calls[0].trace).toEqual({ side: 'reasoning', removedChars: 531, notice: 'loop-breaker remind: novelty / reasoning / 515' })
-    expect(document.files[0].calls[0].break.repeatedChars).toBe(531)
+    // The replay reports what the cut removed, the count of the fixture's marker and notice.
+    expect(document.files[0].calls[0].trace).toEqual({ side: 'reasoning', removedChars: 916, notice: 'loop-breaker remind: phrase-pool / reasoning / 916' })
+    expect(document.files[0].calls[0].break.repeatedChars).toBe(916)
     expect(document.files[0].calls[0].recorded).toBeNull()
     expect(document.files[0].calls[1].trace).toBeNull()
 
     // A replay that does not trip where the log ends cannot judge; one tripping on another side disagrees.
-    const patient = await json('--set', 'noveltyEchoMinSpan=2048', file)
-    expect(patient.document.files[0].calls[0].comparison).toEqual({ kind: 'cannot-judge', message: 'cannot judge: the log ends at the cut (at 1027)' })
+    const patient = await json('--set', 'reasoningPoolMinRepeatedChars=1024', file)
+    expect(patient.document.files[0].calls[0].comparison).toEqual({ kind: 'cannot-judge', message: 'cannot judge: the log ends at the cut (at 1410)' })
   })
 })
 
@@ -338,12 +339,12 @@ describe('usage', () => {
     await writeFile(fresh, '[]\n')
     const plain = await json('--config', 'cordis.patch.yml', '--config', fresh, loop)
     expect(plain.code).toBe(0)
-    expect(plain.document.files[0].calls[0].break).toMatchObject({ rule: 'novelty' })
+    expect(plain.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
     const flow = join(scratch, 'flow.patch.yml')
-    await writeFile(flow, '- id: other\n  config: &off\n    noveltyEchoMinSpan: 0\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
+    await writeFile(flow, '- id: other\n  config: &off\n    reasoningPoolMinRepeatedChars: 0\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
     const off = await json('--config', flow, loop)
     expect(off.code).toBe(0)
-    expect(off.document.files[0].calls[0].break?.rule).not.toBe('novelty')
+    expect(off.document.files[0].calls[0].break).toBeNull()
     const js = join(scratch, 'js.patch.yml')
     await writeFile(js, '- id: loop-breaker\n  config:\n    reasoningPoolMinRepeatedChars: !!js 2 * 256\n')
     const refused = await analyze('--config', js, loop)
