@@ -10,7 +10,7 @@
 #      must exit 0 and print the answer the model gives after the plugin's notice;
 #   5. the installed package's `tools/analyze-session.mjs --json` on the session file that run wrote:
 #      the recorded `loop-breaker/break` and the replayed verdict agree (rule and `at`), and the tuned
-#      values moved the cut;
+#      values moved the cut later;
 #   6–7. flow "retry": the same with the real DeepSeek adapter pointed at a 127.0.0.1 endpoint
 #      (test/e2e/deepseek-endpoint.mjs) that answers the first request with 429 + Retry-After, and the
 #      retry coordinator enabled by the package's retry.patch.yml; the 429 on the wire and in the session;
@@ -165,24 +165,24 @@ grep -q '^# == .*dsh-loop-breaker' "$work/row-installed.txt" ||
 # ── 3. a user patch tunes a threshold ───────────────────────────────────────────────────────────────
 step "3. the profile's cordis.patch.yml changes a threshold; the dump reflects it"
 # More patience with restated plans (a user whose model restates its plan at length on purpose): the
-# phrase-pool rule wants 1,536 repeated characters in a 2,048-character window, and the novelty rule's
-# echo level a run of 1,024 characters, before they cut. The defaults cut this loop of five
-# ~50-character sentences at the echo level about 700 characters in; these values about 1,230 in. The
-# live cut then lands where the defaults would not cut, and step 5 checks that the analyzer agrees with
-# the live plugin only when given the same layers: the values reached the running plugin, not only the dump.
+# phrase-pool rule wants 1,536 repeated characters in a 2,048-character window before it cuts. The
+# defaults cut this loop of five ~50-character sentences with the phrase-pool rule about 1,170
+# characters in; with these values the phrase pool waits and the novelty rule cuts it about 1,380 in.
+# The live cut then lands later, and by another rule, than the defaults would cut, and step 5 checks that
+# the analyzer agrees with the live plugin only when given the same layers: the values reached the
+# running plugin, not only the dump.
 cat >"$profile_dir/cordis.patch.yml" <<'EOF'
 # Your patch layer for this dsh profile: more patience with restated plans (more repeated text before a cut).
 - id: loop-breaker
   config:
     poolWindowChars: 2048
     textPoolMinRepeatedChars: 1536
-    noveltyEchoMinSpan: 1024
 EOF
 say "wrote $profile_dir/cordis.patch.yml:"
 cat "$profile_dir/cordis.patch.yml"
 run dsh --profile "$PROFILE" --dump-config >"$work/dump-tuned.yml"
 row_of "$work/dump-tuned.yml" loop-breaker | tee "$work/row-tuned.txt"
-for tuned in 'poolWindowChars: 2048' 'textPoolMinRepeatedChars: 1536' 'noveltyEchoMinSpan: 1024'; do
+for tuned in 'poolWindowChars: 2048' 'textPoolMinRepeatedChars: 1536'; do
   grep -qx "    $tuned" "$work/row-tuned.txt" || fail "the dump does not show $tuned in the loop-breaker row"
 done
 grep -q "^# == .*dsh-loop-breaker, patched by .*cordis.patch.yml" "$work/row-tuned.txt" ||
