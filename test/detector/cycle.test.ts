@@ -28,7 +28,8 @@ describe('cycle', () => {
 
   // An exact period of up to 128 chars is cut within 1,000 chars of its onset (issue 30), by the first
   // check (every `cycleCheckStride` chars) at or after the side's span, reported by the push that
-  // reaches it; the same verdict and cut at 3/16/64-char deltas, whatever the prefix's length.
+  // reaches it; the same verdict and cut at 3/16/64-char deltas, whatever the prefix's length. A period
+  // holding sentence ends repeats its sentences too: the phrase-pool rule (512 repeated chars) may cut it first.
   it.each(['reasoning', 'text', 'tool'] as const)('cuts an exact period of 8..128 chars (en, zh) on the %s side at the first check after its span, the same cut at 3/16/64-char deltas', (side) => {
     const span = side === 'tool' ? DEFAULT_CONFIG.toolCycleMinSpan : side === 'reasoning' ? DEFAULT_CONFIG.reasoningCycleMinSpan : DEFAULT_CONFIG.textCycleMinSpan
     if (side !== 'tool') expect(span + stride + 64).toBeLessThanOrEqual(1000)
@@ -43,7 +44,7 @@ describe('cycle', () => {
         const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta))
         for (const [k, delta] of [3, 16, 64].entries()) {
           const trip = trips[k]
-          expect(['cycle', 'token-period'], label).toContain(trip?.rule)
+          expect(['cycle', 'token-period', 'phrase-pool'], label).toContain(trip?.rule)
           expect({ rule: trip!.rule, loopStart: trip!.loopStart }, label).toEqual({ rule: trips[0]!.rule, loopStart: trips[0]!.loopStart })
           expect(trip!.at - onset, `${label} delta ${delta}`).toBeLessThanOrEqual(span + stride + delta)
         }
