@@ -139,6 +139,12 @@ const PROSE = 0
 const SLOTTED = 1
 const DATA = 2
 
+/**
+ * Slots of the table of units said (their text and their shape, two entries a unit): a pool of a few
+ * dozen sentences must not evict itself (direct-mapped, so room well above what a loop's round holds).
+ */
+const SAID_MASK = 16383
+
 /** Slots of the table of which unit followed which (direct-mapped: a later unit overwrites an earlier one in its slot). */
 const SUCCESSOR_MASK = 4095
 
@@ -187,12 +193,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly logDistanceSums: Float64Array
   private readonly recurringSums: Float64Array
   private readonly plainSums: Float64Array
-  /** Chars of units said before word for word. */
-  private readonly restatedSums: Float64Array
-  /** Chars of units that open at a cut of a long line (units.ts `openedAtCut`). */
-  private readonly piecesSums: Float64Array
+  /** Chars of units said before word for word, and of pieces of a line cut for length (units.ts `openedAtCut`, `endsAtCut`). */
+  private readonly saidAgainSums: Float64Array
   /** Per slot, a unit's text key (units.ts `Unit.key`) or shape said (direct-mapped, its low bit set so that 0 is empty). */
-  private readonly unitsSaid = new Int32Array(SUCCESSOR_MASK + 1)
+  private readonly unitsSaid = new Int32Array(SAID_MASK + 1)
   /** Word chars of units that followed their two predecessors as last time (ordered) or not (disordered). */
   private readonly orderedSums: Float64Array
   private readonly disorderedSums: Float64Array
@@ -213,7 +217,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
 
   constructor(readonly thresholds: NoveltyThresholds) {
     ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
-      this.recurringSums, this.plainSums, this.restatedSums, this.piecesSums, this.orderedSums, this.disorderedSums] = typedTables(Float64Array, 13, RING_MASK + 1)
+      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums] = typedTables(Float64Array, 12, RING_MASK + 1)
     // Per tier of the run (prose, slotted prose, data), the span each level of evidence needs: data
     // and quoted output are only judged at the data level, weaker evidence only in prose.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
@@ -302,12 +306,12 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.previousShape = shape
     // By the unit's own shape, on the tool side too: prose written into a file loops as prose does
     // (the tool side's spans are all long, files repeat legitimately).
-    const tier = unit.shapedLikeData ? (unit.slottedProse ? SLOTTED : DATA) : PROSE
+    const tier = unit.shapedLikeData ? (unit.slottedProse ? SLOTTED : DATA) : unit.stateRow ? DATA : PROSE
     const index = this.units++
     const at = index & RING_MASK
     const before = (index - 1) & RING_MASK
     const first = index === 0
-    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, restatedSums, piecesSums, orderedSums, disorderedSums } = this
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, saidAgainSums, orderedSums, disorderedSums } = this
     ends[at] = unit.end
     charSums[at] = (first ? 0 : charSums[before]) + chars
     creditSums[at] = (first ? 0 : creditSums[before]) + credit
@@ -317,8 +321,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     logDistanceSums[at] = (first ? 0 : logDistanceSums[before]) + logDistance
     recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
     plainSums[at] = (first ? 0 : plainSums[before]) + (unit.plainSentence ? chars : 0)
-    restatedSums[at] = (first ? 0 : restatedSums[before]) + (restatedUnit ? chars : 0)
-    piecesSums[at] = (first ? 0 : piecesSums[before]) + (unit.openedAtCut ? chars : 0)
+    saidAgainSums[at] = (first ? 0 : saidAgainSums[before]) + (restatedUnit || unit.openedAtCut || unit.endsAtCut ? chars : 0)
     orderedSums[at] = (first ? 0 : orderedSums[before]) + (ordered ? chars : 0)
     disorderedSums[at] = (first ? 0 : disorderedSums[before]) + (known && !ordered ? chars : 0)
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
@@ -331,19 +334,18 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const windowCredit = full ? creditSums[at] - creditSums[from] : 0
     const windowTokens = tokenSums[at] - tokenSums[from]
     const recurringChars = recurringSums[at] - recurringSums[from]
-    const strongFamiliar = full && windowCredit >= 2 * thresholds.minCoverage * windowChars
-    // The weaker levels read plain sentences alone, as the echo level does: a frame whose one word
-    // changes, paraphrase and a decision circled are said in words, while text holding numbers, marks
-    // or markup (a state tracked round by round, a move list, a table of cases) re-uses its frame
-    // legitimately and keeps its numbers as the new material.
+    // The levels below the data level read a window of plain sentences (a frame whose one word changes,
+    // paraphrase and a decision circled are said in words), or one said again: units said again word
+    // for word (a counter's line, a pool of long sentences) and pieces of a line cut for length (their
+    // edges move each round). Text holding numbers, marks or markup that is not said again (a state
+    // tracked round by round, a move list, a table of cases, a list of generated sentences) re-uses its
+    // frame legitimately and keeps its values as the new material.
     const plain = full && plainSums[at] - plainSums[from] >= thresholds.plainMinShare * windowChars
-    // So do units said again word for word, numbers included (a pool of long sentences reshuffled).
-    const restated = full && restatedSums[at] - restatedSums[from] >= thresholds.plainMinShare * windowChars
-    // Pieces of a line cut for length (no sentence ends in it) say neither: their edges move each round.
-    const pieces = full && piecesSums[at] - piecesSums[from] >= thresholds.plainMinShare * windowChars
-    const worded = !thresholds.weakLevelsReadWords || plain || restated || pieces
-    const middleFamiliar = full && worded && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars
-    const weakFamiliar = full && worded && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars
+    const saidAgain = full && saidAgainSums[at] - saidAgainSums[from] >= thresholds.plainMinShare * windowChars
+    const readable = !thresholds.weakLevelsReadWords || plain || saidAgain
+    const strongFamiliar = full && readable && windowCredit >= 2 * thresholds.minCoverage * windowChars
+    const middleFamiliar = full && readable && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars
+    const weakFamiliar = full && readable && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars
     const dataFamiliar = full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars
       && orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from])
     const echoShare = plain && recurringChars >= thresholds.echoMinShare * windowChars
@@ -389,7 +391,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   /** Whether `key` (a unit's text or shape) was said before; remembers it. */
   private saidBefore(key: number): boolean {
     const said = key | 1
-    const entry = (said ^ (said >>> 12)) & SUCCESSOR_MASK
+    const entry = (said ^ (said >>> 14)) & SAID_MASK
     const before = this.unitsSaid[entry] === said
     this.unitsSaid[entry] = said
     return before
@@ -453,5 +455,6 @@ class FamiliarRun {
     return { rule: 'novelty', loopStart: this.start, repeatedChars: span, verifiedAt: end }
   }
 }
+
 
 

@@ -55,6 +55,13 @@ export interface Unit {
   plainSentence: boolean
   /** It begins where a longer unit was cut (`MAX_UNIT_CHARS`), so its first grams are anchored where the cut fell. */
   openedAtCut: boolean
+  /** It ends where a line too long for one unit was cut (`MAX_UNIT_CHARS`). */
+  endsAtCut: boolean
+  /**
+   * A line of prose around values that carry state (`Move disk 1 from B to A`, `A and B cross: 3
+   * minutes`): the novelty rule judges it at its data level, as a row of the state a puzzle moves through.
+   */
+  stateRow: boolean
 }
 
 export interface UnitRule {
@@ -100,12 +107,14 @@ export class UnitReader implements TokenReader {
   private start = 0
   private tokenCount = 0
   private readonly unit: Unit = {
-    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false, openedAtCut: false,
+    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false, openedAtCut: false, endsAtCut: false, stateRow: false,
   }
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
   /** Tokens holding a value that changes as a loop goes round (an id, a time, a counter: `Token.maskedSlots`). */
   private changingTokens = 0
+  /** Tokens that are one capital letter alone (`B`, `A,`): names of values in a puzzle's state. */
+  private letterValues = 0
   private letters = 0
   /** Brackets, operators and statement ends in its words (tokenizer.ts `codeMarks`). */
   private codeMarks = 0
@@ -199,6 +208,9 @@ export class UnitReader implements TokenReader {
     if (chars > LONGEST_WORD) this.escaped = true
     this.tightSeparators += token.tightSeparators
     if (token.slots > 0) this.slottedTokens++
+    // A letter standing alone is a value too (a peg, a cell, a person in a puzzle: `from B to A`), but
+    // not the words `a` and `I`.
+    else if (token.letters === 1 && token.end - token.start <= 2 && isUpperAscii(token.firstCode) && token.firstCode !== CAPITAL_I) this.letterValues++
     if (token.maskedSlots > 0) this.changingTokens++
     else if (token.letters === 0 && token.firstCode < 128) this.symbolTokens++
     this.tokenCount++
@@ -237,10 +249,13 @@ export class UnitReader implements TokenReader {
     // Slotted prose is a line whose values change from round to round (a retry line's id and time); a
     // line whose values are state (a move list's positions, a table of cases) is a row of data.
     unit.slottedProse = slotted && !shaped && this.changingTokens * 2 >= this.slottedTokens
+    const values = this.slottedTokens + this.letterValues
+    unit.stateRow = !unit.slottedProse && values >= 3 && values * 4 >= this.tokenCount && this.changingTokens < values
     unit.shapedLikeData = shaped || slotted
     // A slotted unit is marked already (its tokens hold numbers).
     unit.plainSentence = !shaped && !this.marked
     unit.openedAtCut = this.cutPiece
+    unit.endsAtCut = cut
     this.hash = FNV_OFFSET
     this.caseHash = FNV_OFFSET
     this.length = 0
@@ -248,6 +263,7 @@ export class UnitReader implements TokenReader {
     this.tokenCount = 0
     this.slottedTokens = 0
     this.changingTokens = 0
+    this.letterValues = 0
     this.letters = 0
     this.symbolTokens = 0
     this.codeMarks = 0
@@ -257,4 +273,11 @@ export class UnitReader implements TokenReader {
     this.nonSpace = 0
     return this.first.unit(unit) ?? this.second.unit(unit)
   }
+}
+
+
+const CAPITAL_I = 73
+
+function isUpperAscii(code: number): boolean {
+  return code >= 65 && code <= 90
 }
