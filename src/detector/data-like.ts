@@ -148,9 +148,8 @@ export function stretchIsValueRow(ring: Uint16Array, mask: number, from: number,
 
 /**
  * Whether the text at offsets [from, to) of `ring` is code or structured data: half its lines or more
- * end like code (`;`, `{`, `}`, `,`, brackets: statements, JSON records, a list of strings), or it is
- * within one line a list with no sentence end (an enum's `CLASS_OTHER, ` again and again, a weekday
- * list), or it holds two tight separators (CSV, compact JSON); and it holds no chat-template token (`<|im_end|>`: a model leaking its template writes
+ * end like code (`;`, `{`, `}`, `,`, brackets: statements, JSON records, a list of strings), or it holds
+ * two tight separators (CSV, compact JSON); and it holds no chat-template token (`<|im_end|>`: a model leaking its template writes
  * prose). A closing tag ends with `>`, prose with a letter or a full stop: neither is code.
  */
 export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to: number): boolean {
@@ -169,15 +168,5 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
     } else if (!isWhitespace(code)) lastNonSpace = code
   }
   if (tightSeparators >= MIN_TIGHT_SEPARATORS) return true
-  if (lines > 0) return codeLines * 2 >= lines
-  // One line repeated within itself: a list (`a, b, c, `) unless a sentence ends in it.
-  let separators = 0
-  for (let i = from; i < to; i++) {
-    const code = ring[i & mask]
-    const next = ring[(i + 1) & mask]
-    const spaced = i + 1 === to || isWhitespace(next)
-    if (spaced && (code === 46 || code === 33 || code === 63 || code === 0x3002)) return false
-    if (code === 44 || code === 59) separators++
-  }
-  return separators > 0
+  return lines > 0 && codeLines * 2 >= lines
 }
