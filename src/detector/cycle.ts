@@ -1,14 +1,16 @@
-// cycle: the tail of a side is exactly periodic. Catches a model restating the same paragraph or the
-// same run of short sentences verbatim (the seed's reasoning loops had periods of 89–409 chars, the
-// visible-text one 172). It trips when the tail, read at a check point, repeats with some period
-// d ≤ `maxPeriod` over at least max(`minSpan`, `cycleMinPeriods` × d) characters.
+// cycle: the tail of a side is exactly periodic. Catches a model restating the same paragraph, the same
+// run of short sentences, a tag line, a JSON block with template tokens verbatim (loops reported from
+// DSH sessions had periods of 89–409 chars in reasoning and 172 in visible text). It trips when the
+// tail, read at a check point, repeats with some period d ≤ `maxPeriod` over at least max(`minSpan`,
+// `cycleMinPeriods` × d) characters.
 // Deliberately let through: a block repeated exactly twice (2.5 periods are required), and dividers,
 // laughter and padding ("=====", "|---|---|", "哈哈哈", "0000"): a period holding fewer than two
-// distinct letters or digits is not a loop of words. A period that looks like data or quoted tool
-// output (data-like.ts: identical table rows, a lookup table's default entries, a log line), or that
-// repeats on a line opening like data (a C table's row `/* 0x20 */ CLASS_OTHER, ` × 32, no line
-// break in its period), is followed, one check at a time, until it spans `dataMinSpan` (docs/detector.md#confidence): a
-// correct answer may hold many identical rows; a loop keeps going.
+// distinct letters or digits is not a loop of words. What a model writes on purpose waits longer,
+// decided by side and by what repeats (data-like.ts, docs/detector.md#confidence): in reasoning and
+// text, rows of values or one table row repeated until `dataMinSpan`, code or structured data until
+// `codeMinSpan`; in tool arguments anything that looks like data or code, or repeats on a line opening
+// like data (a C table's row `/* 0x20 */ CLASS_OTHER, ` × 32), until `dataMinSpan`. A correct answer
+// may hold many identical rows; a loop keeps going.
 //
 // Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier
 // positions whose 8-gram falls in the same bucket (as LZ77 does); a check, run when the side's length
@@ -32,7 +34,7 @@ const TABLE_MASK = (1 << TABLE_BITS) - 1
 const NO_TWIN = 0xffff
 /** An empty bucket's head: far enough back that the distance to it is always `NO_TWIN`. */
 const NO_POSITION = -(NO_TWIN + 1)
-/** The longest period looked for at every check (the seed's loops: 89–409 chars); longer ones every fourth. */
+/** The longest period looked for at every check (reported loops: 89–409 chars); longer ones every fourth. */
 export const LONG_PERIOD = 1024
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
 const LINE_HEAD_CHARS = 256

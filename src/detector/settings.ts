@@ -78,8 +78,8 @@ export const DETECTOR_SETTINGS = {
   },
   // What repeats is code or structured data (lines ending like code: statements, JSON records, a list
   // of strings; data-like.ts `stretchIsCode`) with no chat-template token: a correct file quoted in an
-  // answer repeats a record a few dozen times (CLDR's languageMatching.json, 3,215 chars of one record;
-  // the npm corpus), a loop keeps going. Chat-template tokens, tags and prose are cut at the cycle span.
+  // answer repeats a record a few dozen times (CLDR's languageMatching.json repeats one record over
+  // 4.6-6 K chars: the npm corpus trips at 4,608, not at 6,144), a loop keeps going. Chat-template tokens, tags and prose are cut at the cycle span.
   codeMinSpan: {
     default: 8192, min: 0, max: 1048576, integer: true,
     description: 'Length (chars) an exact repetition (cycle, token-period) in reasoning/text must span when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token; 0 treats it like prose.',
@@ -159,9 +159,11 @@ export const DETECTOR_SETTINGS = {
   // ── novelty: the recent text is made of grams already seen twice (novelty.ts) ───────────────────
   // Levels of evidence: the more of the window is familiar, the shorter the run that must hold it.
   // 1,536: a correct long trace re-checks a sequence it wrote before (a crossing or a pour replayed, an
-  // answer restated) in familiar runs of up to ~1,300 chars at 0.95 (real-output corpus); a sentence
-  // with a counter, a template token or a changing id is ~1.0 familiar from its third copy on, so it is
-  // still cut within about 2,000 chars of its onset.
+  // answer restated) in familiar runs of up to ~1,300 chars at 0.95 (real-output corpus). The window gate
+  // (noveltyPlainMinShare) keeps most of them from this level already, so 896 trips no more on the
+  // corpus (docs/corpus-findings.md); 1,536 keeps the margin for models the corpus does not hold. A
+  // sentence with a counter, a template token or a changing id is ~1.0 familiar from its third copy on,
+  // so it is still cut within about 2,000 chars of its onset.
   noveltyMinSpan: {
     default: 1536, min: 0, max: 262144, integer: true,
     description: 'Length (chars) of a mostly-prose reasoning/text stretch made of familiar word grams (seen twice before, with counters, ids and times masked) that trips the novelty rule; 0 turns it off for reasoning and text.',

@@ -21,7 +21,7 @@
 // Deliberately let through: every run shorter than its class's length, alternations holding a
 // non-letter ("0, 0, 0", "-=-=-", "|---|"), which are two symbols, not one, and alternations of
 // three or more units. Laughter in two letters ("hahaha") is no exception here: it holds two
-// distinct letters, so the cycle rule cuts it after its span (384 chars; tool 2,048) anyway.
+// distinct letters, so the cycle rule cuts it after its span (896 chars; tool 2,048) anyway.
 //
 // Cost: each stride is read backwards only as far as the runs reaching its end (of one unit and of
 // two alternating), two or three chars in normal text; memory: four numbers.
@@ -61,7 +61,8 @@ export interface SymbolRunThresholds {
   readonly dividerMinChars: number
   /**
    * Span (chars) of a run across two line breaks or more with several units a line: a grid of one
-   * symbol (`❌❌❌` rows, a board of `. . .`) is an answer written on purpose, so it needs the data span.
+   * symbol (`❌❌❌` rows, a board of `. . .`) is an answer written on purpose, so it needs the data span;
+   * 0 judges it as any other run.
    */
   readonly gridMinChars: number
 }
@@ -197,7 +198,7 @@ export class SymbolRunRule {
     this.runUnits += units
     // A grid: rows of several units each ("?\n\n?\n\n" is one mark per line, a loop's, not a board).
     // Two letters alternating are words ("no no no"), never a board's cells.
-    const grid = this.period === 1 && this.runBreaks >= 2 && this.runUnits >= GRID_MIN_ROW_UNITS * this.runBreaks
+    const grid = this.period === 1 && this.thresholds.gridMinChars > 0 && this.runBreaks >= 2 && this.runUnits >= GRID_MIN_ROW_UNITS * this.runBreaks
     const minChars = grid ? this.thresholds.gridMinChars
       : this.period === 1 && isLongUnit(this.last) ? this.thresholds.dividerMinChars : this.thresholds.minChars
     const span = to - this.runStart
