@@ -2,8 +2,8 @@
 // resumeAfterBreak combination, every other setting at its default. The turn ended by itself (the script's
 // timeout did not stop it), the model was called as often as the escalation ladder allows and no more
 // (at most maxFires + 1 looping calls per user turn), every loop was closed by the plugin's cut, and each
-// streamed at most the README's bound for a loop of this shape in the reply (2,500 characters; README,
-// Config: "The worst case per user turn"). The visible lines say what happened: a stop past the cap, a
+// streamed at most 2,500 characters past its onset, inside the README's bound for the common shapes in
+// the reply (README, Config: "The worst case per user turn": 400 to 3,700 characters). The visible lines say what happened: a stop past the cap, a
 // resume only where the notice went to the model.
 // Usage: check-bounded.mjs <model requests .jsonl> <model streams .jsonl> <stderr> <escalate> <resumeAfterBreak> <exit status>
 import { readFileSync } from 'node:fs'
