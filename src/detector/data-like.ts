@@ -149,8 +149,9 @@ export function stretchIsValueRow(ring: Uint16Array, mask: number, from: number,
 /**
  * Whether the text at offsets [from, to) of `ring` is code or structured data: half its lines or more
  * end like code (`;`, `{`, `}`, `,`, brackets: statements, JSON records, a list of strings), or it holds
- * two tight separators (CSV, compact JSON); and it holds no chat-template token (`<|im_end|>`: a model leaking its template writes
- * prose). A closing tag ends with `>`, prose with a letter or a full stop: neither is code.
+ * two tight separators (CSV, compact JSON); and it holds no chat-template token (`<|im_end|>`: a model
+ * leaking its template writes prose). A closing tag ends with `>`, prose with a letter or a full stop:
+ * neither is code.
  */
 export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to: number): boolean {
   let lines = 0
