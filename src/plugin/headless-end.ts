@@ -39,14 +39,19 @@ interface WatchedSession {
  * @param write - where the line goes (stderr, like the plugin's log lines).
  */
 export function sayHeadlessStops(ctx: Context, cause: StopCause, write: LineWriter): void {
+  // Only where the headless service is: DSH emits `session/event` for every event it appends, each
+  // chunk included, so elsewhere (the web profile, an in-process loop) the plugin does not listen.
+  ctx.inject([HEADLESS_SERVICE], (ctx) => watchStops(ctx, cause, write))
+}
+
+function watchStops(ctx: Context, cause: StopCause, write: LineWriter): void {
   const stopped = new Map<WatchedSession, number>()
   const continued = new Map<WatchedSession, number>()
   ctx.on('session/event', (session: WatchedSession, event: { type: string; data: any }) => {
     if (event.type === 'turn/start') {
       stopped.delete(session)
       continued.delete(session)
-    // Asked while the tree is up: at disposal the headless rows may already be gone.
-    } else if (event.type === 'turn/end' && ctx.get(HEADLESS_SERVICE) !== undefined) {
+    } else if (event.type === 'turn/end') {
       if (isStop(event.data?.reason, cause)) stopped.set(session, event.data.turn)
       else if (hasContinuation(session, event.data?.turn)) continued.set(session, event.data.turn)
     }
