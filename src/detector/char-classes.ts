@@ -19,6 +19,11 @@ export function isDigit(code: number): boolean {
   return code >= 48 && code <= 57
 }
 
+export function isAsciiLetter(code: number): boolean {
+  const lower = code | 32
+  return lower >= 97 && lower <= 122
+}
+
 export function isWhitespace(code: number): boolean {
   if (code < 0xa0) return code <= 32
   return code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b)

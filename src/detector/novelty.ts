@@ -175,6 +175,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private unitRecurring = 0
   /** Chars of the unit's grams never seen before. */
   private unitNew = 0
+  /** Values in the unit that carry state (tokenizer.ts `isStateNumber`: kept as written, not masked). */
+  private unitStateValues = 0
+  /** The rows of values alone read since the last worded unit, hashed together: one state, written row by row. */
+  private stateRows = FNV_OFFSET
   /** The last unit of new material (see `unit`): a familiar run begins after it. */
   private newMaterialUnit = -1
   /** The unit being read, hashed as its grams are (what changes masked), and the two units before it. */
@@ -249,6 +253,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     grams[entry] = gram
     grams[entry + 1] = (index << 2) | (seen < 2 ? seen + 1 : 2)
     this.unitTokens++
+    this.unitStateValues += token.slots - token.maskedSlots
     if (!worded) return undefined
     const chars = token.end - token.start
     this.unitChars += chars
@@ -269,12 +274,14 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // A row of values alone (a grid, a matrix row: no worded gram) is new information, not familiar
     // prose: it counts in the window with no credit, so a familiar run cannot reach across a board
     // the model writes out (its span would count chars no gram measured).
-    const chars = this.unitChars > 0 ? this.unitChars : unit.length >= MIN_VALUE_ROW_CHARS ? unit.length : 0
+    const valueRow = this.unitChars === 0
+    const chars = valueRow ? (unit.length >= MIN_VALUE_ROW_CHARS ? unit.length : 0) : this.unitChars
     const credit = this.unitCredit
     const tokens = this.unitTokens
     const logDistance = this.unitLogDistance
     const recurring = this.unitRecurring
     const newChars = this.unitNew
+    const stateValues = this.unitStateValues
     const shape = this.unitShape
     this.unitShape = FNV_OFFSET
     this.unitChars = 0
@@ -283,6 +290,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.unitLogDistance = 0
     this.unitRecurring = 0
     this.unitNew = 0
+    this.unitStateValues = 0
     // Grams stay inside a unit: a pool reshuffles its sentences, so a gram across two of them is new
     // each time the order is; a unit's first grams are anchored to its start instead.
     this.previous = UNIT_EDGE
@@ -300,6 +308,13 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const ordered = known && successors[successorEntry + 1] === shape
     // Said again word for word: its own text (numbers included), or its shape (a counter masked).
     const restatedUnit = unit.counted && (this.saidBefore(unit.key) || this.saidBefore(shape))
+    // A line that reaches a state never written before (a running total, a position, a shorter string
+    // left to scan) is progress, however familiar its words: a simulation or an enumeration writes one
+    // every round, a loop stops reaching new states after its first round.
+    // A state written as rows of values alone (`- A: 4`, `- B: 0`, ...) is new when the rows so far
+    // make a combination never written: each row alone comes back as the values revisit.
+    this.stateRows = valueRow ? Math.imul(this.stateRows ^ unit.key, FNV_PRIME) : FNV_OFFSET
+    const newState = unit.counted && stateValues > 0 && !(valueRow ? this.saidBefore(this.stateRows) : restatedUnit)
     successors[successorEntry] = context
     successors[successorEntry + 1] = shape
     this.beforePreviousShape = this.previousShape
@@ -371,7 +386,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // the new wordings of a paraphrase pool come round within a short period. A piece that opens at a
     // cut is no evidence of it: its first grams are new because of where the cut fell (a pool whose
     // sentences end in " ." runs two of them into one unit, cut at 320 chars at a new place each round).
-    if (newMaterialCandidate && period >= thresholds.newMaterialMinPeriod) {
+    if (newState || newMaterialCandidate && period >= thresholds.newMaterialMinPeriod) {
       this.strong.stop()
       this.middle.stop()
       this.weak.stop()

@@ -7,7 +7,7 @@
 // does a group of hex letters next to one (an id's group that happens to hold no digit), so the
 // novelty rule compares what changes masked.
 
-import { FNV_OFFSET, FNV_PRIME, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isTightSeparator } from './data-like.ts'
 import type { Finding } from './finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
@@ -74,7 +74,19 @@ const COMMA = 44
 const MIN_HEX_GROUP = 4
 /** Numbers this short are state (positions, totals, case values), not ids: see `isStateNumber`. */
 const STATE_NUMBER_DIGITS = 3
+/**
+ * A board or grid coordinate is a column of at most two letters and a row of at most two digits
+ * (`D6`, `e4`, `AB12`): a position, which an enumeration of candidates moves through (a Go board's
+ * points checked one by one, real-output corpus); an id or a hash is longer or mixes its letters in.
+ */
+const COORDINATE_LETTERS = 2
+const COORDINATE_DIGITS = 2
 const COUNTER_MASK = 255
+
+/** Joins the groups of an id or a name (`5ddf-ab12`, `req_ab12`, `v1.ab12`, `/ab12/`, `sha=ab12`): a coordinate stands alone (a sentence may end after it). */
+function isIdJoiner(code: number): boolean {
+  return code === 45 || code === 95 || code === 46 || code === 47 || code === 61 || code === COLON
+}
 
 function isCodeMark(code: number): boolean {
   return code === 40 || code === 41 || code === 91 || code === 93 || code === 123 || code === 125 || code === 60 || code === 62
@@ -273,11 +285,26 @@ export class Tokenizer {
     }
     this.slots++
     // A value still, but one that carries state: it stays as written in the masked form.
-    if (runHasDigit && this.isStateNumber(runEnd - runLength, runEnd) && !this.isCounter(masked, runEnd - runLength, runEnd)) {
+    const digitsFrom = runHasDigit ? this.stateDigitsFrom(runEnd - runLength, runEnd) : -1
+    if (digitsFrom >= 0 && !this.isCounter(masked, digitsFrom, runEnd)) {
       return Math.imul(masked ^ runHash, FNV_PRIME)
     }
     this.maskedSlots++
     return Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
+  }
+
+  /**
+   * Where the digits of a value that carries state begin in the run [from, to): a short number
+   * (`isStateNumber`) or a coordinate (a column's letters, then a row's digits); -1 when the run is an
+   * id, a hash, a time or an index.
+   */
+  private stateDigitsFrom(from: number, to: number): number {
+    const { ring, mask } = this
+    let digits = from
+    while (digits < to && digits - from < COORDINATE_LETTERS && isAsciiLetter(ring[digits & mask])) digits++
+    if (digits > from && (to - digits > COORDINATE_DIGITS || isAsciiLetter(ring[digits & mask]) || isIdJoiner(ring[(from - 1) & mask])
+      || isIdJoiner(ring[to & mask]) && (ring[to & mask] !== FULL_STOP || isWordChar(ring[(to + 1) & mask])))) return -1
+    return this.isStateNumber(digits, to) ? digits : -1
   }
 
   /**

@@ -141,6 +141,48 @@ describe('novelty', () => {
     }
   })
 
+  // A procedural simulation (the real-output corpus's string_splitting answers) says its rules again
+  // word for word every round; what changes is the state written under each, in rows of values alone.
+  it('lets a simulation through whose rounds reach a state never written before, and cuts the same rounds once the state stops changing', () => {
+    const rules = ['One unit of machine A can be dismantled into two units of part X and one unit of part Y.',
+      'Two units of machine B can be dismantled into one unit of part X.', 'Two units of machine C can be dismantled into one unit of part Y.',
+      'One unit of part X and one unit of part Y can be combined into one unit of part Z.']
+    const simulate = (frozenAfter: number) => {
+      const state = { A: 9, B: 8, C: 9, X: 0, Y: 0, Z: 0 }
+      let text = 'Let me apply the rules in order, round after round, from the initial state.\n\n'
+      for (let round = 0; round < 12; round++) {
+        rules.forEach((rule, r) => {
+          if (round < frozenAfter) {
+            if (r === 0 && state.A > 0) { state.A--; state.X += 2; state.Y++ } else if (r === 1 && state.B > 1) { state.B -= 2; state.X++ } else if (r === 2 && state.C > 1) { state.C -= 2; state.Y++ } else if (r === 3 && state.X > 0 && state.Y > 0) { state.X--; state.Y--; state.Z++ }
+          }
+          text += `**Rule ${r + 1}:** ${rule}\n` + Object.entries(state).map(([part, count]) => `- ${part}: ${count}`).join('\n') + '\n\n'
+        })
+      }
+      return text
+    }
+    for (const side of ['reasoning', 'text'] as const) {
+      expect(feed(simulate(12), side, { config: exactRulesOff }), side).toBeUndefined()
+      const frozen = simulate(3)
+      const onset = frozen.indexOf('**Rule 1:**', frozen.indexOf('**Rule 1:**', frozen.indexOf('**Rule 1:**', frozen.indexOf('**Rule 1:**') + 1) + 1) + 1)
+      const trip = feed(frozen, side, { config: exactRulesOff })
+      expect(trip?.rule, side).toBe('novelty')
+      expect(trip!.at - onset).toBeLessThan(3000)
+    }
+  })
+
+  // A Go board's points checked one by one (the real-output corpus's tsumego answers): `D6` is a
+  // position, state, not an id; the same few points said again are a loop.
+  it('takes a board coordinate for state: candidates checked one by one pass, the same few points circled are cut', () => {
+    const line = (i: number, point: string) => `${i}. **At ${point}**: Placing a black stone at ${point} would capture the white stone at ${point} immediately, but it doesn't seem to lead to capturing more stones.\n`
+    const points = 'ABCDEFGHJ'.split('').flatMap((column) => [3, 4, 5, 6, 7].map((row) => `${column}${row}`))
+    const candidates = 'To capture as many white stones as possible, let me look at each point in turn.\n\n' + points.map((point, i) => line(i + 1, point)).join('')
+    const circled = 'To capture as many white stones as possible, let me look at each point in turn.\n\n' + points.map((_, i) => line(i + 1, ['D6', 'E5', 'D4'][i % 3])).join('')
+    for (const side of ['reasoning', 'text'] as const) {
+      expect(feed(candidates, side), side).toBeUndefined()
+      expect(feed(circled, side)?.rule, side).toBe('novelty')
+    }
+  })
+
   it('takes a gram of values alone (a table of numbers or code points) as no evidence', () => {
     const table = Array.from({ length: 3000 }, (_, i) => `0x${(i * 7919 % 65536).toString(16).padStart(5, '0')}`).join(', ') + '\n'
     for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(table, side), side).toBeUndefined()
