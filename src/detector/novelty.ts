@@ -42,7 +42,9 @@
 // `newMaterialMinPeriod` chars or more: a document of sections copied under headers of their own (a
 // licence bundle, a changelog repeating its backported entries, a file of message templates) says
 // something new at every copy, a loop does not, and the new wordings of a paraphrase pool or a decision
-// circled come back within a few hundred chars.
+// circled come back within a few hundred chars. A new state ends every run as well: a line holding a
+// state value (tokenizer.ts `isStateNumber`, a board coordinate) never written before, or rows of
+// values alone whose combination so far was never written.
 // Deliberately let through: text that keeps adding new grams (a list whose items each say something
 // new, a numbered procedure, reasoning that revisits a plan and moves on), a passage quoted twice or a
 // few times, a document of long sections each under a new header however many, tables of numbers

@@ -27,7 +27,7 @@ export interface Token {
   spaced: boolean
   /**
    * The hash with every letter-and-digit run that holds a digit replaced by one placeholder, but short
-   * numbers (`isStateNumber`: positions, totals, case values), which stay as written.
+   * numbers and board coordinates (`stateDigitsFrom`: positions, totals, case values), which stay as written.
    */
   maskedHash: number
   /** How many value runs (numbers, ids, hex groups) it holds, masked or not. */
