@@ -9,7 +9,7 @@
 // decided by side and by what repeats (data-like.ts, docs/detector.md#confidence): in reasoning and
 // text, rows of values or one table row repeated until `dataMinSpan`, code or structured data until
 // `codeMinSpan`; in tool arguments anything that looks like data or code, or repeats on a line opening
-// like data (a C table's row `/* 0x20 */ CLASS_OTHER, ` × 32), until `dataMinSpan`. A correct answer
+// like data (a C table's row `/* 0x20 */ CLASS_OTHER, ` × 32), until `toolDataMinSpan`. A correct answer
 // may hold many identical rows; a loop keeps going.
 //
 // Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier

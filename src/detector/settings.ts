@@ -67,14 +67,24 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 2, max: 64, integer: false,
     description: 'Minimum number of periods the tail must span (exactly twice is normal in code; a loop keeps going).',
   },
-  // Identical rows are a correct answer often enough (a zero matrix, a board of one symbol, a lookup
-  // table's default entries, a CSV of equal rows); a loop keeps going. What counts as data is decided by
-  // side and by what repeats (data-like.ts): in reasoning and text, rows of values or copies of one table
-  // row; in tool arguments (files written on purpose), anything that looks like data or code. The
-  // lookup-table and identical-rows shapes of test/fixtures/detector/normal-shapes.mjs reach 9.5 K.
+  // Identical rows are a correct answer often enough (a zero matrix, a board of one symbol, a CSV of
+  // equal rows); a loop keeps going. What counts as data is decided by side and by what repeats
+  // (data-like.ts): in reasoning and text, rows of values or copies of one table row. 6,144: no real
+  // normal of the real-output corpus and no npm document read as reasoning or text trips at 4,096 or
+  // more (a CLDR JSON record repeated over 4.1 K trips at 4,096), and the real loops of value rows
+  // (cryptarithm assignments, countdown expressions, move strings, matrix rows written on and on) are
+  // then cut before their output ends: 131 real loops are never cut at 6,144, 330 at 12,288
+  // (docs/corpus-findings.md, Real model output).
   dataMinSpan: {
+    default: 6144, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span in reasoning/text when it is data: rows of values or one table row repeated; 0 treats it like prose.',
+  },
+  // Files are written on purpose, and a generated one repeats a lot: the lookup-table and identical-rows
+  // shapes of test/fixtures/detector/normal-shapes.mjs reach 9.5 K, and a C table's rows, a fixture's
+  // records and a lockfile's entries repeat in the npm corpus's tool passes.
+  toolDataMinSpan: {
     default: 12288, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span when it is data: rows of values or one table row repeated in reasoning/text, anything data- or code-like in tool arguments; 0 treats it like prose.',
+    description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span in tool arguments when it looks like data or code; 0 treats it like prose.',
   },
   // What repeats is code or structured data (lines ending like code: statements, JSON records, a list
   // of strings; data-like.ts `stretchIsCode`) with no chat-template token: a correct file quoted in an

@@ -44,7 +44,7 @@ export class SideScanner {
       maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,
       minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
       minPeriods: config.cycleMinPeriods,
-      dataMinSpan: config.dataMinSpan,
+      dataMinSpan: tool ? config.toolDataMinSpan : config.dataMinSpan,
       writesData: tool,
       codeMinSpan: config.codeMinSpan,
     }
@@ -68,7 +68,7 @@ export class SideScanner {
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
-      dataMinSpan: config.dataMinSpan,
+      dataMinSpan: tool ? config.toolDataMinSpan : config.dataMinSpan,
       writesData: tool,
       codeMinSpan: config.codeMinSpan,
     }, this.ring, this.mask)
@@ -100,7 +100,7 @@ export class SideScanner {
     this.symbolRun = new SymbolRunRule({
       minChars: tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars,
       dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
-      gridMinChars: config.dataMinSpan,
+      gridMinChars: tool ? config.toolDataMinSpan : config.dataMinSpan,
     }, tool)
     this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
     this.stride = config.cycleCheckStride

@@ -115,6 +115,19 @@ describe('cycle', () => {
     expect(trip!.at).toBeLessThanOrEqual(trip!.loopStart + span + 2 * stride)
   })
 
+  // A file is written on purpose: the same rows written into one wait for the tool side's data span.
+  it('follows rows of values in tool arguments until toolDataMinSpan, twice what reasoning and text wait for', () => {
+    const row = '| GPIO | input | up | high |\n'
+    const only = { tokenPeriodMinRepeats: 0, toolTokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
+    const rows = row.repeat(2 * Math.ceil(DEFAULT_CONFIG.toolDataMinSpan / row.length))
+    const text = feed(rows, 'text', { config: only })!
+    const tool = feed(rows, 'tool', { config: only })!
+    expect(text.at - text.loopStart).toBeLessThan(DEFAULT_CONFIG.toolDataMinSpan / 2 + 2 * stride)
+    expect(tool.rule).toBe('cycle')
+    expect(tool.at - tool.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.toolDataMinSpan)
+    expect(feed(rows, 'tool', { config: { ...only, toolDataMinSpan: 0 } })!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.toolCycleMinSpan + row.length + 2 * stride)
+  })
+
   it('cuts a table row read as prose (dataMinSpan 0) and a code line read as prose (codeMinSpan 0) within the prose span', () => {
     const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
     expect(feed('| GPIO | input | up | high |\n'.repeat(400), 'text', { config: { ...only, dataMinSpan: 0 } })!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.textCycleMinSpan + 2 * stride)
