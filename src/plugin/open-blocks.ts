@@ -17,7 +17,12 @@ interface OpenBlock {
   index: number
   blockType: string
   side: Side | undefined
-  text: string
+  /**
+   * The block's deltas so far, joined only when a cut closes the block: one `+=` per delta would build
+   * a rope of hundreds of thousands of nodes on a long answer, each one more object for the collector.
+   */
+  parts: string[]
+  length: number
   toolCallId?: string
   toolName?: string
   /** One entry per interleaving switch; a block streamed alone has exactly one. */
@@ -64,7 +69,8 @@ export class OpenBlocks {
           index: chunk.index,
           blockType: chunk.blockType,
           side: SIDE_OF_BLOCK[chunk.blockType],
-          text: '',
+          parts: [],
+          length: 0,
           segments: [],
         })
         return
@@ -85,7 +91,8 @@ export class OpenBlocks {
           if (chunk.name) block.toolName = chunk.name
         }
         if (text.length === 0) return
-        block.text += text
+        block.parts.push(text)
+        block.length += text.length
         const last = block.segments[block.segments.length - 1]
         if (last !== undefined && last.sideStart + last.length === sideStart) last.length += text.length
         else block.segments.push({ sideStart, length: text.length })
@@ -109,7 +116,7 @@ export class OpenBlocks {
    */
   loopChars(side: Side, loopStart: number): number {
     let chars = 0
-    for (const block of this.open.values()) if (block.side === side) chars += block.text.length - keptLength(block.segments, loopStart)
+    for (const block of this.open.values()) if (block.side === side) chars += block.length - keptLength(block.segments, loopStart)
     return chars
   }
 
@@ -122,10 +129,11 @@ export class OpenBlocks {
   close(trim: { side: Side; loopStart: number } | undefined, marker: TrimMarker): StreamChunk[] {
     const closing: StreamChunk[] = []
     for (const block of this.open.values()) {
-      const keep = trim !== undefined && block.side === trim.side ? keptLength(block.segments, trim.loopStart) : block.text.length
-      const removedChars = block.text.length - keep
+      const keep = trim !== undefined && block.side === trim.side ? keptLength(block.segments, trim.loopStart) : block.length
+      const removedChars = block.length - keep
       const trimmed = removedChars > 0 || block.side === 'tool'
-      const text = trimmed ? block.text.slice(0, keep) + marker(removedChars) : block.text
+      const whole = block.parts.join('')
+      const text = trimmed ? whole.slice(0, keep) + marker(removedChars) : whole
       closing.push({ type: 'block-end', index: block.index, block: closedBlock(block, text) } as StreamChunk)
     }
     this.open.clear()
