@@ -1,5 +1,6 @@
-// novelty: the text stops saying anything new. Every token ends a gram of the last `GRAM_TOKENS`
-// tokens, compared with what changes masked (a token holding a digit, a number, counter, id, hash or
+// novelty: the text stops saying anything new. Every token ends a gram of the last three tokens
+// (three words are specific enough that normal prose rarely repeats one three times nearby),
+// compared with what changes masked (a token holding a digit, a number, counter, id, hash or
 // timestamp, compares by its masked form; any other token verbatim, case included); a gram is
 // familiar once it was already seen twice within the recent history (`historyTokens`). Looping text
 // is made of familiar grams whatever the loop's shape: the same sentence with a counter or a changing
@@ -115,8 +116,6 @@ function log2(value: number): number {
   return exponent + value / (1 << exponent) - 1
 }
 
-/** Tokens per gram: three words are specific enough that normal prose rarely repeats one three times nearby. */
-const GRAM_TOKENS = 3
 const TABLE_BITS = 15
 const TABLE_MASK = (1 << TABLE_BITS) - 1
 /** Units kept for the window's running sums: a unit spans at least one char, so twice the window's largest setting. */

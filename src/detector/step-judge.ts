@@ -76,8 +76,7 @@ function randomLooking(run: string): boolean {
 function maskArguments(text: string): string {
   return text.replace(TEMP_PATH, '<tmp>').replace(UUID, '<id>').replace(TIMESTAMP, '<time>').replace(HEX_ID, '<id>')
     .replace(ALNUM_RUN, (run) => (randomLooking(run) ? '<id>' : run))
-    
-    .replace(PATH_OR_NUMBER, (match, path: string | undefined) => path ?? '#').replace(FLAG, '$1<flag>').replace(SPACE, '')
+    .replace(PATH_OR_NUMBER, (_match, path: string | undefined) => path ?? '#').replace(FLAG, '$1<flag>').replace(SPACE, '')
 }
 
 /**

@@ -13,7 +13,7 @@
 import type { Context } from '@deepseek-ai/cordis'
 import type { Agent } from '@deepseek-ai/dsh-agent'
 import { isAgentLoopRequest, markAgentLoopRequest } from '@deepseek-ai/dsh-llm'
-import type { GenerateOptions, StreamChunk, UserMessage } from '@deepseek-ai/dsh-llm'
+import type { GenerateOptions, UserMessage } from '@deepseek-ai/dsh-llm'
 import { CompletedCallJudges, StreamDetector } from '../detector/index.ts'
 import type { DetectorConfig, Trip } from '../detector/index.ts'
 import { resolveConfig } from './config.ts'

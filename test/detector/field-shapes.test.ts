@@ -8,7 +8,6 @@
 // (docs/detector.md, Known limits): a case must show exactly its listed problems, so a gap that closes
 // or widens fails the test until the list is brought up to date.
 import { describe, expect, it } from 'vitest'
-import { StreamDetector } from '../../src/detector/index.ts'
 import { FIELD_LOOPS, FIELD_NORMALS, fieldLoopBound } from '../fixtures/detector/field-shapes.mjs'
 import { SWEEP_DELTAS, SWEEP_LANGUAGES, SWEEP_SEEDS } from '../fixtures/detector/shape-sweep.mjs'
 import { feedFixed } from './feed.ts'

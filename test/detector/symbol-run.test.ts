@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_CONFIG, type DetectorConfig, type Side } from '../../src/detector/index.ts'
+import { DEFAULT_CONFIG, type Side } from '../../src/detector/index.ts'
 import { feedFixed } from './feed.ts'
 import { NORMAL_SHAPES } from '../fixtures/detector/normal-shapes.mjs'
 import { RUN_UNITS, latencyBound, punctuationRunLoop } from '../fixtures/detector/shapes.mjs'

@@ -3,7 +3,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
 import { textAnswer } from '../support/host.ts'
 import type { Script } from '../support/host.ts'
-import { createGuardedHost, cyclingText, eventsOf, lastMessageText, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
+import { createGuardedHost, cyclingText, eventsOf, phrasePoolReasoning, streamBlocks, toDeltas } from '../support/loop-breaker.ts'
 import type { BlockScript } from '../support/loop-breaker.ts'
 
 const hosts: Array<{ dispose(): Promise<void> }> = []

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resolveConfig as cordisResolveConfig } from '@deepseek-ai/cordis'
 import * as retryCoordinator from '../../src/retry/index.ts'
 import { DEFAULT_BUDGETS, resolveBudgets } from '../../src/retry/index.ts'
