@@ -12,6 +12,8 @@
 import { randomUUID } from 'node:crypto'
 import { CONTEXT_WINDOW_EXCEEDED_CODE, LlmError } from '@deepseek-ai/dsh-llm'
 import type { LlmFailure } from '@deepseek-ai/dsh-llm'
+import type { Agent, RequestErrorAction } from '@deepseek-ai/dsh-agent'
+import type { RetryId } from '@deepseek-ai/dsh-llm-retry'
 import { classifyFailure } from './classify.ts'
 import type { FailureKind, RetryableKind } from './classify.ts'
 import { computeDelay } from './delay.ts'
@@ -64,16 +66,15 @@ function stopMessage(reason: StopReason, kind: FailureKind, provider: string, at
   }
 }
 
+/** What dsh-agent hands an `agent/request-error` listener (its `Events` declaration), as far as recovery reads it. */
 export interface RequestErrorPayload {
-  agent: any
+  agent: Agent
   turn: number
   step: number
   provider: string
   failure: LlmFailure
   signal: AbortSignal
 }
-
-export type RequestErrorAction = { kind: 'retry' } | undefined
 
 export interface CoordinatorDeps {
   budgets: BudgetTable
@@ -136,7 +137,7 @@ async function retry(
   if (Date.now() + delay.delayMs - chainStartedAt > budget.deadlineMs) return stopUnlessRescued(payload, next, kind, 'deadline', attempts, budget, delay)
 
   // One retryId per kind's chain: dsh-llm-retry's invariant ties a retryId to one policyKey.
-  const retryId: string = previous?.data.retryId ?? randomUUID()
+  const retryId: RetryId = previous?.data.retryId ?? (randomUUID() as RetryId)
   const retry = attempts + 1
   const event: CoordinatorRetryEventData = {
     retryId, turn, step, provider, policyKey, retry,

@@ -10,6 +10,7 @@
  * continues its budget instead of starting a fresh one.
  */
 import type { LlmFailure } from '@deepseek-ai/dsh-llm'
+import type { RetryId } from '@deepseek-ai/dsh-llm-retry'
 import type { RetryableKind } from './classify.ts'
 import type { DelaySource } from './delay.ts'
 
@@ -43,7 +44,7 @@ export function isCoordinatorRetry(event: { type: string; data?: { policyKey?: u
  */
 export type CoordinatorRetryEventData = {
   /** Shared by the retries of one kind in one step. */
-  retryId: string
+  retryId: RetryId
   /** The turn and the step (model call) within it whose request failed. */
   turn: number
   step: number

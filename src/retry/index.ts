@@ -14,7 +14,6 @@ import { BudgetError, BudgetPatchSchema, PLUGIN_NAME, resolveBudgets } from './b
 import type { BudgetPatch } from './budgets.ts'
 import type { RetryableKind } from './classify.ts'
 import { recoverRequestError } from './coordinator.ts'
-import type { RequestErrorPayload } from './coordinator.ts'
 
 export { classifyFailure, isRetryableKind, RETRYABLE_KINDS } from './classify.ts'
 export type { Classification, FailureInput, FailureKind, RetryableKind } from './classify.ts'
@@ -81,20 +80,20 @@ export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkC
  */
 export function apply(ctx: Context, config: Config = {}): void {
   const budgets = resolveBudgets(config.budgets, config.providers as Record<string, Record<string, unknown>> | undefined)
-  sayRejectedEdits(ctx as any, PLUGIN_NAME)
+  sayRejectedEdits(ctx, PLUGIN_NAME)
   sayUnappliedPatches(ctx, PLUGIN_NAME)
   const lifetime = new AbortController()
   const active = new Set<Promise<unknown>>()
   // Prepended so the coordinator sees a failure before any other recovery listener: it is the one
   // retry executor, and its overflow re-tagging must precede dsh-compaction-basic's code check.
-  const dispose = (ctx as any).on('agent/request-error', (payload: RequestErrorPayload, next: () => Promise<any>) => {
+  const dispose = ctx.on('agent/request-error', (payload, next) => {
     const decision = recoverRequestError(payload, next, { budgets, lifetime: lifetime.signal })
     const settled = decision.then(() => undefined, () => undefined)
     active.add(settled)
     void settled.then(() => active.delete(settled))
     return decision
   }, { prepend: true })
-  ;(ctx as any).effect(() => async () => {
+  ctx.effect(() => async () => {
     dispose()
     lifetime.abort(new Error(`${PLUGIN_NAME} disposed`))
     await Promise.allSettled([...active])
