@@ -3,7 +3,7 @@
 
 export { StreamDetector } from './stream-detector.ts'
 export { CallJudge, type CallObservation } from './call-judge.ts'
-export { StepJudge, stepSignature, type StepObservation, type StepToolCall } from './step-judge.ts'
+export { STEP_TEXT_NON_WHITESPACE, StepJudge, stepSignature, type StepObservation, type StepToolCall } from './step-judge.ts'
 export { CompletedCallJudges, isJudgedFinish, type CompletedCallFinding, type CompletedCallObservation } from './completed-calls.ts'
 export {
   DETECTOR_SETTINGS,

@@ -9,7 +9,7 @@
  * observing throws, the rest of the call streams on untouched.
  */
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
-import { isJudgedFinish } from '../detector/index.ts'
+import { STEP_TEXT_NON_WHITESPACE, isJudgedFinish } from '../detector/index.ts'
 import type { Trip } from '../detector/index.ts'
 import { OpenBlocks, deltaText, sideOfDelta } from './open-blocks.ts'
 import type { TrimMarker } from './open-blocks.ts'
@@ -298,15 +298,6 @@ function parses(json: string): boolean {
     return false
   }
 }
-
-/**
- * The StepJudge identifies a step without tool calls by the first 200 chars of its normalised text
- * (trimmed, lower-cased, white space collapsed, a filler opening of at most 7 chars dropped). Each normalised char but a
- * collapsed space comes from one non-white-space char, so a head holding 256 of them fixes those 200
- * chars whatever the white space, with margin for a case mapping that looks at the next char; so the
- * head is bounded: at most 256 such chars, and white space runs collapsed until it holds them.
- */
-const STEP_TEXT_NON_WHITESPACE = 256
 
 const NON_WHITE_SPACE = /\S/g
 const WHITE_SPACE_RUN = /\s+/g
