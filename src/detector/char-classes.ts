@@ -30,7 +30,7 @@ export function isWhitespace(code: number): boolean {
     || code === 0x2028 || code === 0x2029 || code === 0xfeff
 }
 
-/** CJK characters and punctuation, one token each (the ranges the seed's tokenizer uses). */
+/** CJK characters and punctuation, one token each (the ranges dsh-loop-guard's tokenizer uses). */
 export function isCjk(code: number): boolean {
   if (code < 0x3000) return false
   return code <= 0x30ff || (code >= 0x3400 && code <= 0x4dbf)

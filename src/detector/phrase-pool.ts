@@ -1,4 +1,4 @@
-// phrase pool: a small vocabulary of short units reshuffled without any period, units equal verbatim. The seed's shape is
+// phrase pool: a small vocabulary of short units reshuffled without any period, units equal verbatim. The shape dsh-loop-guard reports is
 // "Go. / OK. / Writing. / Let me write." for 330,188 chars of reasoning (26 phrases, 5,569 sightings),
 // and the same in visible text (44,387 chars), sometimes on one line with no newline at all. Units
 // are lines and sentences (units.ts), compared verbatim after normalisation; the window and the
@@ -7,7 +7,7 @@
 // long sentences is seen enough times in it (a window of 1,024 chars held only ~20 sightings of
 // 52-char sentences: a 5-sentence pool stayed at concentration 3.9 for 7,000 chars).
 // Concentration is what lets a code block quoted twice (before/after: every line seen ~2 times)
-// through, while a pool sees each phrase 7–23 times (seed measurements). It also sets the latency: a
+// through, while a pool sees each phrase 7–23 times (dsh-loop-guard's measurements). It also sets the latency: a
 // pool of K distinct units of L chars needs 4K sightings (with the default 4), and 0.7 of a stretch
 // of at least 1,024 chars must be repetition (717 chars), so it trips about
 // (L + 1) × max(4K, K + ⌈717 / L⌉) chars after it began, plus a unit or two and the stride: under

@@ -24,7 +24,7 @@ export interface DetectorSetting {
  */
 export const DETECTOR_SETTINGS = {
   // ── cycle: an exactly periodic tail ───────────────────────────────────────────────────────────────
-  // Real loop periods measured in the seed: 89, 102, 105, 154, 187, 235, 382, 409 characters in
+  // Real loop periods dsh-loop-guard measured: 89, 102, 105, 154, 187, 235, 382, 409 characters in
   // reasoning and 172 in visible text; every time the cap sat below a real period the rule failed
   // silently (no trip, no log). 1024 is 2.5 × the longest period ever seen, and costs nothing on the
   // corpus (test/detector/corpus.test.ts); a test pins cap > every measured period. The cap of the
@@ -102,7 +102,7 @@ export const DETECTOR_SETTINGS = {
   },
 
   // ── phrase pool: a small vocabulary of lines or sentences reshuffled ──────────────────────────────
-  // The seed's pool ("Go. / OK. / Writing. / Let me write.", 330,188 chars) had no period at all; 26
+  // dsh-loop-guard's reported pool ("Go. / OK. / Writing. / Let me write.", 330,188 chars) had no period at all; 26
   // phrases seen 5,569 times. With the ratios below, a pool of short units is cut 800–1,100 chars
   // after it began, even after a 20,000-char productive prefix (test/detector/phrase-pool-latency.test.ts).
   reasoningPoolMinRepeatedChars: {
@@ -150,9 +150,9 @@ export const DETECTOR_SETTINGS = {
     default: 0.7, min: 0, max: 1, integer: false,
     description: 'Share of the window that must be repetition of earlier units before the phrase-pool rule trips.',
   },
-  // Sightings per distinct unit: real pools measured 7.2–23 in the seed, a block quoted twice
+  // Sightings per distinct unit: real pools dsh-loop-guard measured 7.2–23, a block quoted twice
   // (before/after) 1.4–2.5; 4 sits between with ~1.6× margin each side.
-  // A 26-phrase pool (the seed's visible-text vocabulary) only reaches ~4 inside 1,024 chars, so 4 is
+  // A 26-phrase pool (dsh-loop-guard's reported visible-text vocabulary) only reaches ~4 inside 1,024 chars, so 4 is
   // also the ceiling for reasoning and text. It sets the latency: a pool of K units needs 4 × K sightings.
   poolMinConcentration: {
     default: 4, min: 0, max: 1000, integer: false,
@@ -370,7 +370,7 @@ export const DETECTOR_SETTINGS = {
     default: 3, min: 0, max: 1000, integer: true,
     description: 'Consecutive stalled calls (long reasoning with no output, or restating the previous call) before a stall is reported; 0 turns the cross-call judge off.',
   },
-  // The seed's value, calibrated there on 4,628 real calls (1,005 with reasoning ≥ 2,048 chars); shorter
+  // dsh-loop-guard's value, calibrated there on 4,628 real calls (1,005 with reasoning ≥ 2,048 chars); shorter
   // calls neither count nor reset, so a quick "OK" between two long stalls does not hide them.
   minReasoningChars: {
     default: 2048, min: 1, max: 10000000, integer: true,

@@ -1,5 +1,5 @@
-// token period: a block of tokens repeated back to back, modulo case and white space, the way the
-// seed's reference agent counts it (lower-cased, white space collapsed, split on white space, every
+// token period: a block of tokens repeated back to back, modulo case and white space, the way
+// dsh-loop-guard counts it (lower-cased, white space collapsed, split on white space, every
 // CJK character one token): "我再检查一下这个文件。" is 11 tokens, and said `minRepeats` times in a
 // row it is a loop even when the spacing or capitalisation drifts and the cycle rule's exact period
 // breaks. For every block length p up to `maxBlock` it keeps the run of tokens equal to the token p

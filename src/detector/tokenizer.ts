@@ -1,6 +1,6 @@
 // Splits one side's text into normalised tokens, the material the token-period rule and the unit
 // rules (units.ts) read: ASCII case folded, white space collapsed, every CJK character a token of its
-// own (the seed's tokenizer), and on the tool side through the JSON-string decoder. A token travels as
+// own (as dsh-loop-guard's tokenizer does), and on the tool side through the JSON-string decoder. A token travels as
 // a 32-bit FNV hash with its offsets, so a line of any length costs O(1) per character and no text is
 // kept. Each token also carries a masked hash, in which every run of letters and digits that holds a
 // digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, and so

@@ -10,7 +10,7 @@
 //   coverage       repeated mass / stretch     ≥ minCoverage        (most of the stretch is repetition)
 //   concentration  sightings / distinct units  ≥ minConcentration
 // Concentration is what lets a code block quoted twice (before/after: every line seen ~2 times)
-// through, while a pool sees each phrase 7–23 times (seed measurements).
+// through, while a pool sees each phrase 7–23 times (dsh-loop-guard's measurements).
 // `loopStart` is the first unit of the longest passing stretch that is sighted again. That is where the
 // pool began: a pool's ratios grow as it goes on, so the stretch from its first unit passes as soon as
 // any does, and it is still in the window then. The earliest offset the rule can vouch for is the
