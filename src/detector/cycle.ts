@@ -24,7 +24,7 @@
 
 import { isWhitespace, isWordChar } from './char-classes.ts'
 import { opensLikeData, stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from './data-like.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 
 const GRAM = 8
 const BASE = 0x9e3779b1 | 0
@@ -131,7 +131,7 @@ export class CycleRule {
   }
 
   /** Checks the text up to `length` (the side's length after the last `add`). */
-  check(length: number): Finding | undefined {
+  check(length: number): RuleFinding | undefined {
     const { minSpan } = this.thresholds
     if (this.thresholds.maxPeriod === 0 || length < minSpan) return undefined
     // Periods above `LONG_PERIOD` are looked for at every fourth check only: the walk back through
@@ -213,7 +213,7 @@ export class CycleRule {
   }
 
   /** Extends the data-like period over the chars since the last check; trips once it spans `dataSpan`. */
-  private followData(length: number): Finding | undefined {
+  private followData(length: number): RuleFinding | undefined {
     const { ring, mask, dataPeriod } = this
     for (let i = this.dataCheckedTo; i < length; i++) {
       if (ring[i & mask] !== ring[(i - dataPeriod) & mask]) {

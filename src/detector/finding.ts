@@ -1,7 +1,7 @@
 import type { RuleName } from './types.ts'
 
 /** What a rule reports about one side; the detector adds the side and `at`. */
-export interface Finding {
+export interface RuleFinding {
   readonly rule: RuleName
   readonly loopStart: number
   readonly repeatedChars: number

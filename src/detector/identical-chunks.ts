@@ -8,7 +8,7 @@
 // the degenerate shape.
 
 import { isWhitespace } from './char-classes.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 
 /** A delta holding two distinct non-space characters, or only white space. */
 function isLoopMaterial(delta: string): boolean {
@@ -47,7 +47,7 @@ export class IdenticalChunksRule {
   constructor(private readonly maxIdenticalChunks: number) {}
 
   /** Called once per non-empty delta after its characters; `length` is the side's length after it. */
-  add(delta: string, length: number): Finding | undefined {
+  add(delta: string, length: number): RuleFinding | undefined {
     this.run = sameText(delta, this.previous) ? this.run + 1 : 1
     this.previous = delta
     if (this.maxIdenticalChunks === 0 || this.run < this.maxIdenticalChunks || !isLoopMaterial(delta)) return undefined

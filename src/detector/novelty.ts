@@ -61,7 +61,7 @@
 // sighting and count in tables of their own) were an eighth of the detector's cache misses.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk } from './char-classes.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 import { typedTables } from './typed-tables.ts'
 import type { Unit, UnitRule } from './units.ts'
@@ -270,7 +270,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     return undefined
   }
 
-  unit(unit: Unit): Finding | undefined {
+  unit(unit: Unit): RuleFinding | undefined {
     const { thresholds } = this
     // A row of values alone (a grid, a matrix row: no worded gram) is new information, not familiar
     // prose: it counts in the window with no credit, so a familiar run cannot reach across a board
@@ -418,7 +418,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
    * the window's head: its span is as short as the window, which reaches back into the text the loop
    * echoes (a run measured from there would count what came before the loop).
    */
-  private followEcho(familiar: boolean, from: number, at: number, end: number, period: number, listLike: boolean): Finding | undefined {
+  private followEcho(familiar: boolean, from: number, at: number, end: number, period: number, listLike: boolean): RuleFinding | undefined {
     const { charSums, recurringSums, thresholds } = this
     let start = from
     if (familiar && !this.echo.running) {
@@ -450,7 +450,7 @@ class FamiliarRun {
   }
 
   /** The window ending at ring slot `at` (beginning after slot `from`) is familiar at this level or not. */
-  follow(familiar: boolean, sums: NoveltyRule, from: number, at: number, end: number, spans: Float64Array, periodSpan: number, listLike: boolean): Finding | undefined {
+  follow(familiar: boolean, sums: NoveltyRule, from: number, at: number, end: number, spans: Float64Array, periodSpan: number, listLike: boolean): RuleFinding | undefined {
     if (!familiar) {
       this.start = -1
       return undefined

@@ -30,7 +30,7 @@
 // thresholds.
 
 import { FNV_PRIME } from './char-classes.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import { UnitPool, type PoolThresholds } from './unit-pool.ts'
 import type { Unit, UnitRule } from './units.ts'
 
@@ -51,7 +51,7 @@ export class PhrasePoolRule implements UnitRule {
     this.pool = new UnitPool('phrase-pool', thresholds)
   }
 
-  unit(unit: Unit): Finding | undefined {
+  unit(unit: Unit): RuleFinding | undefined {
     const counted = unit.counted && !unit.shapedLikeData
     return this.pool.add(unitKey(unit.key, unit.length), unit.length, unit.start, counted, unit.end)
   }

@@ -11,7 +11,7 @@
 // the text wins.
 
 import { CycleRule } from './cycle.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import { IdenticalChunksRule } from './identical-chunks.ts'
 import { JsonUnescaper } from './json-unescape.ts'
 import { NoveltyRule } from './novelty.ts'
@@ -107,7 +107,7 @@ export class SideScanner {
     this.untilStrideEnd = this.stride
   }
 
-  push(delta: string): Finding | undefined {
+  push(delta: string): RuleFinding | undefined {
     let length = this.length
     for (let i = 0; i < delta.length;) {
       const take = Math.min(delta.length - i, this.untilStrideEnd)
@@ -128,7 +128,7 @@ export class SideScanner {
   }
 
   /** Runs the rules over the stride at offsets [from, to), then the cycle check at its end. */
-  private examine(from: number, to: number): Finding | undefined {
+  private examine(from: number, to: number): RuleFinding | undefined {
     return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.symbolRun.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
   }
 }

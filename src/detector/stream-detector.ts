@@ -1,7 +1,7 @@
 // One model call: the three sides are watched independently, and the first rule that fires on any
 // side is the call's Trip; after it every push returns that same Trip (the caller cuts the stream).
 
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
 import { SideScanner } from './side-scanner.ts'
 import type { Side, Trip } from './types.ts'
@@ -46,7 +46,7 @@ export class StreamDetector {
     if (this.trip) return this.trip
     const scanner = (side === 'text' ? this.text : side === 'reasoning' ? this.reasoning : side === 'tool' ? this.tool : undefined) ?? this.open(side)
     if (delta.length === 0) return undefined
-    const finding: Finding | undefined = scanner.push(delta)
+    const finding: RuleFinding | undefined = scanner.push(delta)
     if (finding) {
       const { rule, loopStart, repeatedChars } = finding
       this.trip = Object.freeze({ rule, side, at: scanner.length, repeatedChars, loopStart })

@@ -27,7 +27,7 @@
 // two alternating), two or three chars in normal text; memory: four numbers.
 
 import { isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 
 const VARIATION_SELECTOR = 0xfe0f
 const ZERO_WIDTH_JOINER = 0x200d
@@ -88,7 +88,7 @@ export class SymbolRunRule {
    * only as far as the runs that reach its end: a run long enough to trip covers whole strides, so
    * in normal text this reads two or three chars per stride.
    */
-  scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
+  scan(ring: Uint16Array, mask: number, from: number, to: number): RuleFinding | undefined {
     if (this.thresholds.minChars === 0) return undefined
     // c0: the unit at the stride's end; c1: the one before it. Run 1 repeats c0, run 2 alternates c0, c1.
     let c0 = -1
@@ -193,7 +193,7 @@ export class SymbolRunRule {
     return undefined
   }
 
-  private judge(to: number, breaks: number, units: number): Finding | undefined {
+  private judge(to: number, breaks: number, units: number): RuleFinding | undefined {
     this.runBreaks += breaks
     this.runUnits += units
     // A grid: rows of several units each ("?\n\n?\n\n" is one mark per line, a loop's, not a board).

@@ -15,7 +15,7 @@
 // counts are int32, like the cycle rule's.
 
 import { stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from './data-like.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 import { typedTables } from './typed-tables.ts'
 
@@ -76,7 +76,7 @@ export class TokenPeriodRule implements TokenReader {
     return undefined
   }
 
-  token(token: Token): Finding | undefined {
+  token(token: Token): RuleFinding | undefined {
     const { hashes, previousSameBucket, mask, runs, matchedBy, shortestBlock } = this
     const maxBlock = this.thresholds.maxBlock
     const { hash, end } = token

@@ -9,7 +9,7 @@
 
 import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isTightSeparator } from './data-like.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
 
 export interface Token {
@@ -59,9 +59,9 @@ export interface Token {
 }
 
 export interface TokenReader {
-  token(token: Token): Finding | undefined
+  token(token: Token): RuleFinding | undefined
   /** A line break at `position`. */
-  lineEnd(position: number): Finding | undefined
+  lineEnd(position: number): RuleFinding | undefined
 }
 
 const SLOT_PLACEHOLDER = 35 // '#'
@@ -143,7 +143,7 @@ export class Tokenizer {
     private readonly unescaper?: JsonUnescaper) {}
 
   /** Reads the characters at offsets [from, to) from `ring` (offset i at `i & mask`); returns the first finding. */
-  scan(ring: Uint16Array, mask: number, from: number, to: number): Finding | undefined {
+  scan(ring: Uint16Array, mask: number, from: number, to: number): RuleFinding | undefined {
     const unescaper = this.unescaper
     this.ring = ring
     this.mask = mask
@@ -355,7 +355,7 @@ export class Tokenizer {
     return true
   }
 
-  private emit(hash: number, start: number, end: number, hasWordChar: boolean, lastCode: number, spaced: boolean): Finding | undefined {
+  private emit(hash: number, start: number, end: number, hasWordChar: boolean, lastCode: number, spaced: boolean): RuleFinding | undefined {
     const token = this.current
     if (this.runLength > 0) {
       this.masked = this.endRun(this.masked, this.runHash, this.runHasDigit, end, this.runLength)

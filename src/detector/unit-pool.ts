@@ -25,7 +25,7 @@
 // The verdict is taken when a unit ends, at a fixed offset of the text, so it does not depend on delta
 // boundaries.
 
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import { typedTables } from './typed-tables.ts'
 import type { RuleName } from './types.ts'
 
@@ -69,7 +69,7 @@ export class UnitPool {
    * Adds a unit (`key` a 31-bit integer, so V8 keeps it a small integer; `counted` false for syntax) and
    * returns the finding when the window now passes, judged at `verifiedAt`.
    */
-  add(key: number, length: number, start: number, counted: boolean, verifiedAt: number): Finding | undefined {
+  add(key: number, length: number, start: number, counted: boolean, verifiedAt: number): RuleFinding | undefined {
     return this.enter(key, length, start, counted) ? this.verdict(verifiedAt) : undefined
   }
 
@@ -127,7 +127,7 @@ export class UnitPool {
    * unit; the longest passing one gives `loopStart`: its first unit sighted again. A stretch longer than
    * repeatedMass / minCoverage cannot pass, so the walk stops there: in normal text that is a few units.
    */
-  private verdict(verifiedAt: number): Finding | undefined {
+  private verdict(verifiedAt: number): RuleFinding | undefined {
     const { minRepeatedChars, minCoverage, minConcentration, minStretchChars } = this.thresholds
     const windowRepeated = this.repeatedMass
     if (minRepeatedChars === 0 || windowRepeated < minRepeatedChars) return undefined

@@ -23,7 +23,7 @@
 
 import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isWordChar } from './char-classes.ts'
 import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
-import type { Finding } from './finding.ts'
+import type { RuleFinding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
 /**
@@ -65,7 +65,7 @@ export interface Unit {
 }
 
 export interface UnitRule {
-  unit(unit: Unit): Finding | undefined
+  unit(unit: Unit): RuleFinding | undefined
 }
 
 const SPACE = 32
@@ -149,7 +149,7 @@ export class UnitReader implements TokenReader {
   /** `allData`: every unit is keyed as data, case-sensitive (the tool side, whose text is files). */
   constructor(private first: UnitRule, private second: UnitRule, private allData: boolean) {}
 
-  token(token: Token): Finding | undefined {
+  token(token: Token): RuleFinding | undefined {
     const opensLine = this.lineStart
     if (this.lineStart) {
       this.lineStart = false
@@ -224,12 +224,12 @@ export class UnitReader implements TokenReader {
     return finding
   }
 
-  lineEnd(position: number): Finding | undefined {
+  lineEnd(position: number): RuleFinding | undefined {
     this.lineStart = true
     return this.endUnit(position + 1)
   }
 
-  private endUnit(end: number, cut = false): Finding | undefined {
+  private endUnit(end: number, cut = false): RuleFinding | undefined {
     const length = this.length
     if (length === 0) return undefined
     // A piece of a cut line is no phrase: a run of laughter cut every 320 chars gives identical pieces.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Finding } from '../../src/detector/finding.ts'
+import type { RuleFinding } from '../../src/detector/finding.ts'
 import { UnitPool, type PoolThresholds } from '../../src/detector/unit-pool.ts'
 
 interface Entry { key: number; length: number; start: number; counted: boolean }
@@ -8,7 +8,7 @@ interface Entry { key: number; length: number; start: number; counted: boolean }
  * The pool's verdict recomputed from scratch over the units so far (no running state): the window, then
  * every stretch from one of its units to the newest, newest first, as unit-pool.ts describes it.
  */
-function verdictFromScratch(units: Entry[], thresholds: PoolThresholds, verifiedAt: number): Finding | undefined {
+function verdictFromScratch(units: Entry[], thresholds: PoolThresholds, verifiedAt: number): RuleFinding | undefined {
   const newest = units[units.length - 1]!
   // A verdict is taken when the new unit was sighted in the window it joined (before the oldest units left).
   const before = units.slice(windowStart(units.slice(0, -1), thresholds), -1)
@@ -18,7 +18,7 @@ function verdictFromScratch(units: Entry[], thresholds: PoolThresholds, verified
   const windowRepeated = window.reduce((sum, unit, i) => sum + (sightedAgain[i] ? unit.length : 0), 0)
   if (thresholds.minRepeatedChars === 0 || windowRepeated < thresholds.minRepeatedChars) return undefined
   const longest = thresholds.minCoverage > 0 ? windowRepeated / thresholds.minCoverage : Infinity
-  let found: Finding | undefined
+  let found: RuleFinding | undefined
   let chars = 0
   let repeated = 0
   let sightings = 0
