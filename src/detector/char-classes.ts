@@ -24,6 +24,10 @@ export function isAsciiLetter(code: number): boolean {
   return lower >= 97 && lower <= 122
 }
 
+export function isUpperAscii(code: number): boolean {
+  return code >= 65 && code <= 90
+}
+
 export function isWhitespace(code: number): boolean {
   if (code < 0xa0) return code <= 32
   return code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200b)

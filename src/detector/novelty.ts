@@ -44,8 +44,8 @@
 // licence bundle, a changelog repeating its backported entries, a file of message templates) says
 // something new at every copy, a loop does not, and the new wordings of a paraphrase pool or a decision
 // circled come back within a few hundred chars. A new state ends every run as well: a line holding a
-// state value (tokenizer.ts `isStateNumber`, a board coordinate) never written before, or rows of
-// values alone whose combination so far was never written.
+// state value (tokenizer.ts `stateDigitsFrom`: a short number, a board coordinate) never written
+// before, or rows of values alone whose combination so far was never written.
 // Deliberately let through: text that keeps adding new grams (a list whose items each say something
 // new, a numbered procedure, reasoning that revisits a plan and moves on), a passage quoted twice or a
 // few times, a document of long sections each under a new header however many, tables of numbers
@@ -176,7 +176,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private unitRecurring = 0
   /** Chars of the unit's grams never seen before. */
   private unitNew = 0
-  /** Values in the unit that carry state (tokenizer.ts `isStateNumber`: kept as written, not masked). */
+  /** Values in the unit that carry state (tokenizer.ts `stateDigitsFrom`: kept as written, not masked). */
   private unitStateValues = 0
   /** The rows of values alone read since the last worded unit, hashed together: one state, written row by row. */
   private stateRows = FNV_OFFSET
@@ -471,6 +471,3 @@ class FamiliarRun {
     return { rule: 'novelty', loopStart: this.start, repeatedChars: span, verifiedAt: end }
   }
 }
-
-
-

@@ -21,7 +21,7 @@
 //     rule's echo level reads only such text;
 //   - `openedAtCut`: it begins where a longer one was cut, not at a line or sentence start.
 
-import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isWordChar } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isUpperAscii, isWordChar } from './char-classes.ts'
 import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
 import type { RuleFinding } from './finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
@@ -69,6 +69,7 @@ export interface UnitRule {
 }
 
 const SPACE = 32
+const CAPITAL_I = 73
 /** Longer than any word (URLs in prose stay under it). */
 const LONGEST_WORD = 100
 /**
@@ -273,11 +274,4 @@ export class UnitReader implements TokenReader {
     this.nonSpace = 0
     return this.first.unit(unit) ?? this.second.unit(unit)
   }
-}
-
-
-const CAPITAL_I = 73
-
-function isUpperAscii(code: number): boolean {
-  return code >= 65 && code <= 90
 }

@@ -147,10 +147,13 @@ describe('novelty', () => {
     const rules = ['One unit of machine A can be dismantled into two units of part X and one unit of part Y.',
       'Two units of machine B can be dismantled into one unit of part X.', 'Two units of machine C can be dismantled into one unit of part Y.',
       'One unit of part X and one unit of part Y can be combined into one unit of part Z.']
+    /** Twelve rounds; from round `frozenAfter` on nothing applies, and `onset` is where that round begins. */
     const simulate = (frozenAfter: number) => {
       const state = { A: 9, B: 8, C: 9, X: 0, Y: 0, Z: 0 }
       let text = 'Let me apply the rules in order, round after round, from the initial state.\n\n'
+      let onset = -1
       for (let round = 0; round < 12; round++) {
+        if (round === frozenAfter) onset = text.length
         rules.forEach((rule, r) => {
           if (round < frozenAfter) {
             if (r === 0 && state.A > 0) { state.A--; state.X += 2; state.Y++ } else if (r === 1 && state.B > 1) { state.B -= 2; state.X++ } else if (r === 2 && state.C > 1) { state.C -= 2; state.Y++ } else if (r === 3 && state.X > 0 && state.Y > 0) { state.X--; state.Y--; state.Z++ }
@@ -158,12 +161,11 @@ describe('novelty', () => {
           text += `**Rule ${r + 1}:** ${rule}\n` + Object.entries(state).map(([part, count]) => `- ${part}: ${count}`).join('\n') + '\n\n'
         })
       }
-      return text
+      return { text, onset }
     }
     for (const side of ['reasoning', 'text'] as const) {
-      expect(feed(simulate(12), side, { config: exactRulesOff }), side).toBeUndefined()
-      const frozen = simulate(3)
-      const onset = frozen.indexOf('**Rule 1:**', frozen.indexOf('**Rule 1:**', frozen.indexOf('**Rule 1:**', frozen.indexOf('**Rule 1:**') + 1) + 1) + 1)
+      expect(feed(simulate(12).text, side, { config: exactRulesOff }), side).toBeUndefined()
+      const { text: frozen, onset } = simulate(3)
       const trip = feed(frozen, side, { config: exactRulesOff })
       expect(trip?.rule, side).toBe('novelty')
       expect(trip!.at - onset).toBeLessThan(3000)
