@@ -2,9 +2,9 @@
 // no Node API). One `StreamDetector` per model call, one `CallJudge` and one `StepJudge` per agent.
 
 export { StreamDetector } from './stream-detector.ts'
-export { CallJudge, type CallObservation } from './call-judge.ts'
-export { STEP_TEXT_NON_WHITESPACE, StepJudge, stepSignature, type StepObservation, type StepToolCall } from './step-judge.ts'
-export { CompletedCallJudges, isJudgedFinish, type CompletedCallFinding, type CompletedCallObservation } from './completed-calls.ts'
+export { CallJudge, type CallObservation } from './judges/call-judge.ts'
+export { STEP_TEXT_NON_WHITESPACE, StepJudge, stepSignature, type StepObservation, type StepToolCall } from './judges/step-judge.ts'
+export { CompletedCallJudges, isJudgedFinish, type CompletedCallFinding, type CompletedCallObservation } from './judges/completed-calls.ts'
 export {
   DETECTOR_SETTINGS,
   DEFAULT_CONFIG,

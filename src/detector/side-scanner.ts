@@ -10,18 +10,18 @@
 // units.ts) read the stride through one tokenizer, in text order, so the first evidence completed in
 // the text wins.
 
-import { CycleRule } from './cycle.ts'
+import { CycleRule } from './rules/cycle.ts'
 import type { RuleFinding } from './finding.ts'
-import { IdenticalChunksRule } from './identical-chunks.ts'
-import { JsonUnescaper } from './json-unescape.ts'
-import { NoveltyRule } from './novelty.ts'
-import { PhrasePoolRule } from './phrase-pool.ts'
+import { IdenticalChunksRule } from './rules/identical-chunks.ts'
+import { JsonUnescaper } from './text/json-unescape.ts'
+import { NoveltyRule } from './rules/novelty.ts'
+import { PhrasePoolRule } from './rules/phrase-pool.ts'
 import type { DetectorConfig } from './settings.ts'
-import { SymbolRunRule } from './symbol-run.ts'
-import { TokenPeriodRule } from './token-period.ts'
-import { Tokenizer } from './tokenizer.ts'
+import { SymbolRunRule } from './rules/symbol-run.ts'
+import { TokenPeriodRule } from './rules/token-period.ts'
+import { Tokenizer } from './text/tokenizer.ts'
 import type { Side } from './types.ts'
-import { UnitReader } from './units.ts'
+import { UnitReader } from './text/units.ts'
 
 export class SideScanner {
   /** UTF-16 length of the side's text so far. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG, StreamDetector, type Side, type Trip } from '../../src/detector/index.ts'
-import { LONG_PERIOD } from '../../src/detector/cycle.ts'
+import { LONG_PERIOD } from '../../src/detector/rules/cycle.ts'
 
 const sides = fc.constantFrom<Side>('reasoning', 'text', 'tool')
 const stride = DEFAULT_CONFIG.cycleCheckStride

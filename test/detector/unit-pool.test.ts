@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RuleFinding } from '../../src/detector/finding.ts'
-import { UnitPool, type PoolThresholds } from '../../src/detector/unit-pool.ts'
+import { UnitPool, type PoolThresholds } from '../../src/detector/rules/unit-pool.ts'
 
 interface Entry { key: number; length: number; start: number; counted: boolean }
 

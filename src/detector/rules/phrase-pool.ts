@@ -29,10 +29,10 @@
 // (CLDR's dayPeriods.json, a file of a few JSON lines in many orders, is data), against the tool
 // thresholds.
 
-import { FNV_PRIME } from './char-classes.ts'
-import type { RuleFinding } from './finding.ts'
+import { FNV_PRIME } from '../text/char-classes.ts'
+import type { RuleFinding } from '../finding.ts'
 import { UnitPool, type PoolThresholds } from './unit-pool.ts'
-import type { Unit, UnitRule } from './units.ts'
+import type { Unit, UnitRule } from '../text/units.ts'
 
 /**
  * A unit's key in the window: its hash mixed with its length, kept to 31 bits so V8 stores it as a

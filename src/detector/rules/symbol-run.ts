@@ -26,8 +26,8 @@
 // Cost: each stride is read backwards only as far as the runs reaching its end (of one unit and of
 // two alternating), two or three chars in normal text; memory: four numbers.
 
-import { isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
-import type { RuleFinding } from './finding.ts'
+import { isWhitespace, isWordChar, lowerAscii } from '../text/char-classes.ts'
+import type { RuleFinding } from '../finding.ts'
 
 const VARIATION_SELECTOR = 0xfe0f
 const ZERO_WIDTH_JOINER = 0x200d

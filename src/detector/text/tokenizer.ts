@@ -9,7 +9,7 @@
 
 import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isTightSeparator } from './data-like.ts'
-import type { RuleFinding } from './finding.ts'
+import type { RuleFinding } from '../finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
 
 export interface Token {

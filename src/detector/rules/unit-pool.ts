@@ -25,9 +25,9 @@
 // The verdict is taken when a unit ends, at a fixed offset of the text, so it does not depend on delta
 // boundaries.
 
-import type { RuleFinding } from './finding.ts'
-import { typedTables } from './typed-tables.ts'
-import type { RuleName } from './types.ts'
+import type { RuleFinding } from '../finding.ts'
+import { typedTables } from '../text/typed-tables.ts'
+import type { RuleName } from '../types.ts'
 
 export interface PoolThresholds {
   readonly minRepeatedChars: number

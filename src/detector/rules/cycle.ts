@@ -22,9 +22,9 @@
 // than doubles here): 2^31 chars on one side of one call, thousands of times any model's output cap. Because checks sit at fixed offsets of the
 // side's text, the verdict does not depend on how the text was split into deltas.
 
-import { isWhitespace, isWordChar } from './char-classes.ts'
-import { opensLikeData, stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from './data-like.ts'
-import type { RuleFinding } from './finding.ts'
+import { isWhitespace, isWordChar } from '../text/char-classes.ts'
+import { opensLikeData, stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from '../text/data-like.ts'
+import type { RuleFinding } from '../finding.ts'
 
 const GRAM = 8
 const BASE = 0x9e3779b1 | 0

@@ -11,10 +11,10 @@
 // See docs/judges.md.
 
 import { CallJudge } from './call-judge.ts'
-import type { DetectorConfig } from './settings.ts'
+import type { DetectorConfig } from '../settings.ts'
 import { StepJudge } from './step-judge.ts'
 import type { StepToolCall } from './step-judge.ts'
-import type { StallReason, StepVerdict } from './types.ts'
+import type { StallReason, StepVerdict } from '../types.ts'
 
 /** What the judges are given of one completed call. */
 export interface CompletedCallObservation {

@@ -20,8 +20,8 @@
 // so the judge keeps, per step, a hash of its masked results and a few flags, never the results themselves.
 // After a report the history restarts, so the same loop is reported again only after another full run.
 
-import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
-import type { StepVerdict } from './types.ts'
+import { resolveDetectorConfig, type DetectorConfig } from '../settings.ts'
+import type { StepVerdict } from '../types.ts'
 
 /** One tool call of a step, as the cross-step judge identifies it. */
 export interface StepToolCall {

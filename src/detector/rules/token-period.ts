@@ -14,10 +14,10 @@
 // comparison per block length; memory is a few arrays of `maxBlock` entries. Offsets and token
 // counts are int32, like the cycle rule's.
 
-import { stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from './data-like.ts'
-import type { RuleFinding } from './finding.ts'
-import type { Token, TokenReader } from './tokenizer.ts'
-import { typedTables } from './typed-tables.ts'
+import { stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from '../text/data-like.ts'
+import type { RuleFinding } from '../finding.ts'
+import type { Token, TokenReader } from '../text/tokenizer.ts'
+import { typedTables } from '../text/typed-tables.ts'
 
 export interface TokenPeriodThresholds {
   readonly minRepeats: number

@@ -60,11 +60,11 @@
 // loop, whose own work between two deltas evicts the detector's tables, three lines per token (key,
 // sighting and count in tables of their own) were an eighth of the detector's cache misses.
 
-import { FNV_OFFSET, FNV_PRIME, isCjk } from './char-classes.ts'
-import type { RuleFinding } from './finding.ts'
-import type { Token, TokenReader } from './tokenizer.ts'
-import { typedTables } from './typed-tables.ts'
-import type { Unit, UnitRule } from './units.ts'
+import { FNV_OFFSET, FNV_PRIME, isCjk } from '../text/char-classes.ts'
+import type { RuleFinding } from '../finding.ts'
+import type { Token, TokenReader } from '../text/tokenizer.ts'
+import { typedTables } from '../text/typed-tables.ts'
+import type { Unit, UnitRule } from '../text/units.ts'
 
 export interface NoveltyThresholds {
   /** Length (chars) of a mostly-prose familiar run that trips; 0 turns the rule off. */

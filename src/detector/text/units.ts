@@ -23,7 +23,7 @@
 
 import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isUpperAscii, isWordChar } from './char-classes.ts'
 import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
-import type { RuleFinding } from './finding.ts'
+import type { RuleFinding } from '../finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
 /**

@@ -12,8 +12,8 @@
 // model recapping its plan before the next step): a call counts as a restatement only when its last
 // `restatementTailChars` chars are restated too. See docs/judges.md.
 
-import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
-import type { StallReason } from './types.ts'
+import { resolveDetectorConfig, type DetectorConfig } from '../settings.ts'
+import type { StallReason } from '../types.ts'
 
 /** What the cross-call judge is given of one completed call. */
 export interface CallObservation {

@@ -7,8 +7,8 @@
 // so their verdict does not depend on how the provider split them; a blank delta repeated is exactly
 // the degenerate shape.
 
-import { isWhitespace } from './char-classes.ts'
-import type { RuleFinding } from './finding.ts'
+import { isWhitespace } from '../text/char-classes.ts'
+import type { RuleFinding } from '../finding.ts'
 
 /** A delta holding two distinct non-space characters, or only white space. */
 function isLoopMaterial(delta: string): boolean {
