@@ -1,5 +1,6 @@
-// Rewrites the Config tables of README.md / docs/detector.md (and their .zh twins) from the plugin's
-// schema: the reaction settings go to the README, the detector's thresholds to docs/detector.md. The
+// Rewrites the settings tables of README.md / docs/detector.md (and their .zh twins): the plugin's
+// Config schema goes to the README, the detector's thresholds (DETECTOR_SETTINGS, the analyzer's --set)
+// to docs/detector.md. The
 // English rows are generated whole (field, default, description); a Chinese row keeps its translated
 // description when the field already had one and says TRANSLATE otherwise, so a new setting cannot
 // slip into the English table alone. test/plugin/readme.test.ts checks the result.
@@ -8,10 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { ConfigFields } from '../lib/index.js'
 import { DETECTOR_SETTINGS } from '../lib/detector.js'
 
-const rows = Object.entries(ConfigFields.dict).map(([field, schema]) => {
-  const value = schema.meta.default
-  return { field, value: typeof value === 'string' ? `'${value}'` : String(value), description: schema.meta.description, detector: Object.hasOwn(DETECTOR_SETTINGS, field) }
-})
+const shown = (value) => (typeof value === 'string' ? `'${value}'` : String(value))
+const pluginRows = Object.entries(ConfigFields.dict).map(([field, schema]) => ({ field, value: shown(schema.meta.default), description: schema.meta.description }))
+const detectorRows = Object.entries(DETECTOR_SETTINGS).map(([field, setting]) => ({ field, value: shown(setting.default), description: setting.description }))
 
 const ROW = /^\| `([A-Za-z]+)` \| `[^`]*` \| (.*) \|$/
 
@@ -30,8 +30,7 @@ function rewrite(file, chosen, translate) {
   if (missing > 0) console.log(`${file}: ${missing} row(s) to translate`)
 }
 
-for (const [file, detector] of [['README', false], ['docs/detector', true]]) {
-  const chosen = rows.filter((row) => row.detector === detector)
+for (const [file, chosen] of [['README', pluginRows], ['docs/detector', detectorRows]]) {
   rewrite(`${file}.md`, chosen, false)
   rewrite(`${file}.zh.md`, chosen, true)
 }

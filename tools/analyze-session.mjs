@@ -4,11 +4,12 @@
 // A thin shell over lib/session.js; run `npm run build` first in a checkout.
 import { availableParallelism } from 'node:os'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { analyzeFile, detectorSettingsOf, findSessionFiles, jsExpression, readPatchConfig } from '../lib/session.js'
+import { GUARD_SETTING_NAMES, analyzeFile, findSessionFiles, guardsOf, jsExpression, readPatchConfig } from '../lib/session.js'
 import * as detector from '../lib/detector.js'
 import { UsageError, parseFlags } from './cli-flags.mjs'
 
 const DETECTOR_URL = new URL('../lib/detector.js', import.meta.url).href
+const GUARD_NAMES = new Set(GUARD_SETTING_NAMES)
 /**
  * Heap cap of a reading thread: a log's live data is one call, far below it (bench/session.bench.mjs).
  * The young generation holds the lines being parsed; 16 MB instead of 32 takes about 14 MB off the
@@ -37,10 +38,12 @@ Options
                      "trace","comparison","damaged","continuation","crop"}]}],
                      "summary":{"files","calls","breaks","stalls","continuations","crops",
                      "disagreements","cannotJudge","errors"}}
-  --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the detector
-                     settings of its loop-breaker row are used. Repeatable: as in DSH's
-                     layers, the last loop-breaker row replaces earlier ones whole.
-  --set key=value    override one detector setting (after --config). Repeatable.
+  --config <file>    a Cordis patch file (e.g. a profile's cordis.patch.yml); the guards
+                     of its loop-breaker row (reasoning, text, tool, steps) are used.
+                     Repeatable: as in DSH's layers, the last loop-breaker row replaces
+                     earlier ones whole.
+  --set key=value    override one guard or one detector threshold (after --config).
+                     Repeatable.
   --sweep key=v1,v2,...
                      tuning: count breaks and stalls over all inputs for each value of one
                      setting (the other settings as configured)
@@ -49,11 +52,14 @@ Options
                      runs on a thread of its own beside its reader
   --help             this text
 
-Settings: every name in DETECTOR_SETTINGS of dsh-loop-breaker/detector (the README's Config
-table), e.g. textPoolMinRepeatedChars, reasoningCycleMinSpan, maxThinkingSteps. The plugin's
-reaction settings in a --config row (escalate, maxFires, ...) decide what it does after a
-finding, not where it finds one: they are read and left aside. A name that is no setting at
-all is named on stderr, with the closest setting, and left aside too.
+Settings: the guards reasoning, text and tool (full, verbatim or off) and steps (true or
+false), and every threshold in DETECTOR_SETTINGS of dsh-loop-breaker/detector (the detector's
+calibration: docs/detector.md#settings), e.g. textPoolMinRepeatedChars, reasoningCycleMinSpan,
+maxThinkingSteps; the live plugin runs every threshold at its default. The plugin's reaction
+settings in a --config row (escalate, maxFires, ...) decide what it does after a finding, not
+where it finds one: they are read and left aside. Thresholds in a --config row are settings
+of an earlier version: named on stderr in one line and left aside, as the live plugin does. A
+name that is no setting at all is named on stderr, with the closest setting, and left aside too.
 
 Output columns: call (turn.step, #attempt when retried), end (the stream's finish: stop,
 tool-calls, error, ...; none when it never finished, e.g. cancelled), chars of reasoning and
@@ -178,26 +184,47 @@ function keyValue(flag, text) {
   return { key: text.slice(0, at).trim(), raw: text.slice(at + 1).trim() }
 }
 
-/** The reported config first, then one per sweep value; each validated by the detector itself. */
+/**
+ * The reported config first, then one per sweep value, each `{ thresholds, guards }` (plain data: it
+ * crosses to the worker threads) and validated by the detector itself. The patch rows give the guards
+ * (`reasoning`, `text`, `tool`, `steps`), as the live plugin takes them; `--set` and `--sweep` give a
+ * guard or any detector threshold.
+ */
 async function buildConfigs(options) {
   const fromPatches = await readPatchConfig(options.configFiles).catch((error) => {
     throw new UsageError(error.code === 'ENOENT' ? `--config ${error.path}: no such file` : error.message)
   })
-  const { detector: base, unknown } = detectorSettingsOf(fromPatches)
+  const { guards, retired, unknown } = guardsOf(fromPatches)
+  if (retired !== undefined) process.stderr.write(`analyze-session: --config: ${retired}\n`)
   for (const { name, closest } of unknown) {
     const hint = closest === undefined ? '' : `, did you mean ${closest}?`
     process.stderr.write(`analyze-session: --config: ${name} is not a loop-breaker setting${hint} (left aside; the live plugin refuses it)\n`)
   }
-  for (const { key, raw } of options.sets) base[key] = settingValue(raw)
-  for (const [key, value] of Object.entries(base)) {
+  const base = { thresholds: {}, guards }
+  for (const { key, raw } of options.sets) setIn(base, key, settingValue(raw))
+  for (const [key, value] of Object.entries(guards)) {
     const expression = jsExpression(value)
     if (expression !== undefined) throw new UsageError(`--config: ${key} is a !!js expression (${expression}) that only DSH can evaluate: give its value with --set ${key}=<value>`)
   }
-  const configs = [detector.resolveDetectorConfig(base)]
+  const configs = [base]
   for (const raw of options.sweep?.values ?? []) {
-    configs.push(detector.resolveDetectorConfig({ ...base, [options.sweep.key]: settingValue(raw) }))
+    const swept = { thresholds: { ...base.thresholds }, guards: { ...base.guards } }
+    setIn(swept, options.sweep.key, settingValue(raw))
+    configs.push(swept)
   }
+  for (const config of configs) new detector.DetectorPlan(config.thresholds, config.guards)
   return configs
+}
+
+/** A guard goes to `guards`, anything else to `thresholds` (the detector names an unknown one). */
+function setIn(config, key, value) {
+  if (GUARD_NAMES.has(key)) config.guards[key] = value
+  else config.thresholds[key] = value
+}
+
+/** The value a config gives `key`, guard or threshold. */
+function valueIn(config, key) {
+  return GUARD_NAMES.has(key) ? config.guards[key] : config.thresholds[key]
 }
 
 function settingValue(raw) {
@@ -352,7 +379,7 @@ function humanReport(results, errors, sweep, configs) {
       const totals = results.reduce((sum, result) => ({
         breaks: sum.breaks + result.sweep[index].breaks, stalls: sum.stalls + result.sweep[index].stalls,
       }), { breaks: 0, stalls: 0 })
-      rows.push([String(configs[index + 1][sweep.key]), String(totals.breaks), String(totals.stalls)])
+      rows.push([String(valueIn(configs[index + 1], sweep.key)), String(totals.breaks), String(totals.stalls)])
     })
     out.push(table(rows, [true, true, true]).map((line) => `  ${line}`).join('\n'))
   }

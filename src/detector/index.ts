@@ -2,6 +2,7 @@
 // no Node API). One `StreamDetector` per model call, one `CallJudge` and one `StepJudge` per agent.
 
 export { StreamDetector } from './stream-detector.ts'
+export { DetectorPlan, DEFAULT_GUARDS, SIDE_GUARDS, type SidePlan } from './plan.ts'
 export { CallJudge, type CallObservation } from './judges/call-judge.ts'
 export { STEP_TEXT_NON_WHITESPACE, StepJudge, stepSignature, type StepObservation, type StepToolCall } from './judges/step-judge.ts'
 export { CompletedCallJudges, isJudgedFinish, type CompletedCallFinding, type CompletedCallObservation } from './judges/completed-calls.ts'
@@ -13,4 +14,4 @@ export {
   type DetectorSetting,
   type DetectorSettingName,
 } from './settings.ts'
-export type { Side, Trip, RuleName, StallReason, StepVerdict } from './types.ts'
+export type { Side, SideGuard, DetectorGuards, ResolvedDetector, Trip, RuleName, StallReason, StepVerdict } from './types.ts'

@@ -448,9 +448,13 @@ export function failSetting(field: string, requirement: string, value: unknown):
   throw new SettingError(`loop-breaker: ${field} must be ${requirement} (got ${shownValue(value)})`)
 }
 
+/** Configs this module resolved: resolving one again returns it as it is. */
+const RESOLVED = new WeakSet<object>([DEFAULT_CONFIG])
+
 /** Fills defaults and validates; throws `loop-breaker: <field> must be ... (got <value>)`. */
 export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): DetectorConfig {
   if (partial === undefined) return DEFAULT_CONFIG
+  if (RESOLVED.has(partial)) return partial as DetectorConfig
   if (partial === null || typeof partial !== 'object') failSetting('detector config', 'an object', partial)
   for (const field of Object.keys(partial)) {
     if (!Object.hasOwn(DETECTOR_SETTINGS, field)) failSetting(field, `one of the detector settings (${SETTING_NAMES.join(', ')})`, field)
@@ -484,5 +488,7 @@ export function resolveDetectorConfig(partial?: Partial<DetectorConfig>): Detect
   if (resolved.maxRepeatedSteps === 1) failSetting('maxRepeatedSteps', '0 (off) or at least 2', 1)
   if (resolved.maxAlternatingSteps > 0 && resolved.maxAlternatingSteps < 4)
     failSetting('maxAlternatingSteps', '0 (off) or at least 4', resolved.maxAlternatingSteps)
-  return Object.freeze(resolved)
+  Object.freeze(resolved)
+  RESOLVED.add(resolved)
+  return resolved
 }

@@ -16,11 +16,10 @@ import { IdenticalChunksRule } from './rules/identical-chunks.ts'
 import { JsonUnescaper } from './text/json-unescape.ts'
 import { NoveltyRule } from './rules/novelty.ts'
 import { PhrasePoolRule } from './rules/phrase-pool.ts'
-import type { DetectorConfig } from './settings.ts'
+import type { SidePlan } from './plan.ts'
 import { SymbolRunRule } from './rules/symbol-run.ts'
 import { TokenPeriodRule } from './rules/token-period.ts'
 import { Tokenizer } from './text/tokenizer.ts'
-import type { Side } from './types.ts'
 import { UnitReader } from './text/units.ts'
 
 export class SideScanner {
@@ -37,73 +36,17 @@ export class SideScanner {
   private readonly stride: number
   private untilStrideEnd: number
 
-  constructor(side: Side, config: DetectorConfig) {
-    const tool = side === 'tool'
-    const reasoning = side === 'reasoning'
-    const cycle = {
-      maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,
-      minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
-      minPeriods: config.cycleMinPeriods,
-      dataMinSpan: tool ? config.toolDataMinSpan : config.dataMinSpan,
-      writesData: tool,
-      codeMinSpan: config.codeMinSpan,
-    }
-    let size = CycleRule.ringSize(cycle)
-    while (size < 2 * config.cycleCheckStride) size *= 2
-    this.ring = new Uint16Array(size)
-    this.mask = size - 1
-    this.cycle = new CycleRule(cycle, this.ring)
-    const poolMinRepeatedChars = tool ? config.toolPoolMinRepeatedChars
-      : reasoning ? config.reasoningPoolMinRepeatedChars : config.textPoolMinRepeatedChars
-    const poolMinConcentration = tool ? config.toolPoolMinConcentration : config.poolMinConcentration
-    const pool = new PhrasePoolRule({
-      minRepeatedChars: poolMinRepeatedChars,
-      windowChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
-      windowUnits: tool ? 1 : config.poolWindowUnits,
-      minStretchChars: tool ? config.toolPoolWindowChars : config.poolWindowChars,
-      minCoverage: config.poolMinCoverage,
-      minConcentration: poolMinConcentration,
-    })
-    const tokenPeriod = new TokenPeriodRule({
-      minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
-      maxBlock: config.tokenPeriodMaxBlock,
-      minDistinct: config.tokenPeriodMinDistinct,
-      dataMinSpan: tool ? config.toolDataMinSpan : config.dataMinSpan,
-      writesData: tool,
-      codeMinSpan: config.codeMinSpan,
-    }, this.ring, this.mask)
-    const novelty = new NoveltyRule({
-      minSpan: tool ? config.toolNoveltyMinSpan : config.noveltyMinSpan,
-      slottedMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltySlottedMinSpan,
-      dataMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyDataMinSpan,
-      windowChars: config.noveltyWindowChars,
-      minCoverage: config.noveltyMinCoverage,
-      middleMinCoverage: config.noveltyMiddleMinCoverage,
-      middleMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyMiddleMinSpan,
-      weakMinCoverage: config.noveltyWeakMinCoverage,
-      weakMinSpan: tool ? config.toolNoveltyMinSpan : config.noveltyWeakMinSpan,
-      dataMinCoverage: config.noveltyDataMinCoverage,
-      historyTokens: config.noveltyHistoryTokens,
-      minPeriods: config.noveltyMinPeriods,
-      newMaterialShare: config.noveltyNewMaterialShare,
-      newMaterialMinPeriod: config.noveltyNewMaterialMinPeriod,
-      // Files repeat their wording legitimately: prose written into one is judged at the tool side's span.
-      echoMinSpan: tool ? 0 : config.noveltyEchoMinSpan,
-      echoMinShare: config.noveltyEchoMinShare,
-      echoMaxPeriod: config.noveltyEchoMaxPeriod,
-      echoMinPeriods: config.noveltyEchoMinPeriods,
-      plainMinShare: config.noveltyPlainMinShare,
-      dataMinOrder: config.noveltyDataMinOrder,
-      weakLevelsReadWords: !tool,
-    })
-    this.tokenizer = new Tokenizer(novelty, new UnitReader(pool, novelty, tool), tokenPeriod, tool ? new JsonUnescaper() : undefined)
-    this.symbolRun = new SymbolRunRule({
-      minChars: tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars,
-      dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
-      gridMinChars: tool ? config.toolDataMinSpan : config.dataMinSpan,
-    }, tool)
-    this.chunks = new IdenticalChunksRule(tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks)
-    this.stride = config.cycleCheckStride
+  constructor(plan: SidePlan) {
+    this.ring = new Uint16Array(plan.ringSize)
+    this.mask = plan.ringSize - 1
+    this.cycle = new CycleRule(plan.cycle, this.ring)
+    const novelty = new NoveltyRule(plan.novelty)
+    const tokenPeriod = new TokenPeriodRule(plan.tokenPeriod, this.ring, this.mask)
+    const units = new UnitReader(new PhrasePoolRule(plan.pool), novelty, plan.tool)
+    this.tokenizer = new Tokenizer(novelty, units, tokenPeriod, plan.tool ? new JsonUnescaper() : undefined)
+    this.symbolRun = new SymbolRunRule(plan.symbolRun, plan.tool)
+    this.chunks = new IdenticalChunksRule(plan.maxIdenticalChunks)
+    this.stride = plan.stride
     this.untilStrideEnd = this.stride
   }
 

@@ -2,7 +2,8 @@
 // side is the call's Trip; after it every push returns that same Trip (the caller cuts the stream).
 
 import type { RuleFinding } from './finding.ts'
-import { resolveDetectorConfig, type DetectorConfig } from './settings.ts'
+import { DetectorPlan } from './plan.ts'
+import type { DetectorConfig } from './settings.ts'
 import { SideScanner } from './side-scanner.ts'
 import type { Side, Trip } from './types.ts'
 
@@ -15,23 +16,30 @@ const SIDES: readonly Side[] = ['reasoning', 'text', 'tool']
  * deltas (see docs/detector.md).
  */
 export class StreamDetector {
-  /** The resolved thresholds this detector runs with (defaults filled in). */
-  readonly config: DetectorConfig
+  /** The resolved config this detector runs with: thresholds with defaults filled in, each side's rules. */
+  readonly plan: DetectorPlan
   // One field per side, not a record keyed by the side: a keyed load on every push was 2 % of the
   // detector's time on 3-char deltas.
-  private reasoning: SideScanner | undefined
-  private text: SideScanner | undefined
-  private tool: SideScanner | undefined
+  // null: the side is not watched (its guard is 'off').
+  private reasoning: SideScanner | null | undefined
+  private text: SideScanner | null | undefined
+  private tool: SideScanner | null | undefined
   private trip: Trip | undefined
 
   /**
    * A detector for one new model call.
-   * @param config - thresholds to override; every field left out takes its default (`DEFAULT_CONFIG`).
+   * @param config - a `DetectorPlan` (resolved once, shared by every call), or thresholds to override:
+   *   every field left out takes its default (`DEFAULT_CONFIG`) and every side is watched.
    * @throws Error naming the field, the value and what is allowed, on an unknown field, a wrong type, a
    *   value out of range, or a combination under which a rule could never fire.
    */
-  constructor(config?: Partial<DetectorConfig>) {
-    this.config = resolveDetectorConfig(config)
+  constructor(config?: Partial<DetectorConfig> | DetectorPlan) {
+    this.plan = DetectorPlan.of(config)
+  }
+
+  /** The thresholds this detector runs with (defaults filled in). */
+  get config(): DetectorConfig {
+    return this.plan.config
   }
 
   /**
@@ -44,8 +52,9 @@ export class StreamDetector {
    */
   push(side: Side, delta: string): Trip | undefined {
     if (this.trip) return this.trip
-    const scanner = (side === 'text' ? this.text : side === 'reasoning' ? this.reasoning : side === 'tool' ? this.tool : undefined) ?? this.open(side)
-    if (delta.length === 0) return undefined
+    let scanner = side === 'text' ? this.text : side === 'reasoning' ? this.reasoning : side === 'tool' ? this.tool : undefined
+    if (scanner === undefined) scanner = this.open(side)
+    if (scanner === null || delta.length === 0) return undefined
     const finding: RuleFinding | undefined = scanner.push(delta)
     if (finding) {
       const { rule, loopStart, repeatedChars } = finding
@@ -54,9 +63,10 @@ export class StreamDetector {
     return this.trip
   }
 
-  private open(side: Side): SideScanner {
+  private open(side: Side): SideScanner | null {
     if (!SIDES.includes(side)) throw new TypeError(`loop-breaker: side must be one of ${SIDES.join(', ')} (got ${String(side)})`)
-    const scanner = new SideScanner(side, this.config)
+    const plan = this.plan[side]
+    const scanner = plan === undefined ? null : new SideScanner(plan)
     this[side] = scanner
     return scanner
   }

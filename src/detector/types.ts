@@ -1,5 +1,7 @@
 // Public types of the detector core (shared by the rules, the plugin and the offline tools).
 
+import type { DetectorConfig } from './settings.ts'
+
 /** Which stream of one model call a delta belongs to: reasoning, visible text, or tool-call arguments. */
 export type Side = 'reasoning' | 'text' | 'tool'
 
@@ -34,3 +36,24 @@ export type StallReason = 'reasoning-only' | 'repeated-material'
 
 /** Why the cross-step judge reports a repeat. */
 export type StepVerdict = 'repeated-step' | 'alternating-steps' | 'step-cycle'
+
+/**
+ * What the detector watches on one side: `'full'` every rule; `'verbatim'` only repetition written
+ * again as it was (the near-repetition rule, novelty, is off); `'off'` nothing.
+ */
+export type SideGuard = 'full' | 'verbatim' | 'off'
+
+/** Which sides the in-call rules watch, and whether the cross-call and cross-step judges run. */
+export interface DetectorGuards {
+  readonly reasoning: SideGuard
+  readonly text: SideGuard
+  readonly tool: SideGuard
+  /** The judges of completed calls: reasoning restated across calls, the same step again, steps alternating. */
+  readonly steps: boolean
+}
+
+/** A detector config resolved once (`DetectorPlan`): every threshold and every guard. */
+export interface ResolvedDetector {
+  readonly config: DetectorConfig
+  readonly guards: DetectorGuards
+}

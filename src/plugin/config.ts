@@ -1,25 +1,32 @@
 /**
- * The plugin's configuration schema: every detector threshold (built by iterating the detector's
- * `DETECTOR_SETTINGS`, so defaults, descriptions and ranges have one source) plus the reaction settings.
- * Every constraint is checked inside the schema (see ../checked-schema.ts for why), and `resolveConfig`
- * validates through it too, so the two never disagree.
+ * The plugin's configuration schema: what each side watches, whether the step judges run, and the
+ * reactions. The detector's thresholds are calibration (`DETECTOR_SETTINGS`, tried with the analyzer's
+ * `--set`), not settings of the plugin. Every constraint is checked inside the schema (see
+ * ../checked-schema.ts for why), and `resolveConfig` validates through it too, so the two never disagree.
  */
 import Schema from '@deepseek-ai/schemastery'
 import { checkedSchema, closestName } from '../checked-schema.ts'
-import type { ReactionSettingName } from './setting-names.ts'
+import { SETTING_NAMES, isRetiredSetting, type GuardSettingName, type ReactionSettingName } from './setting-names.ts'
 import { isMapping } from '../mapping.ts'
-import { DETECTOR_SETTINGS, resolveDetectorConfig } from '../detector/index.ts'
+import { DETECTOR_SETTINGS, DetectorPlan, SIDE_GUARDS } from '../detector/index.ts'
 import { SettingError, failSetting, shownValue } from '../detector/settings.ts'
-import type { DetectorConfig, DetectorSetting, DetectorSettingName } from '../detector/index.ts'
+import type { SideGuard } from '../detector/index.ts'
 import type { EscalateMode, EscalationSettings } from './escalation.ts'
 import type { CropSettings } from './step-crops.ts'
 
-/**
- * Plugin config. The detector thresholds (`reasoningCycleMinSpan`, `poolMinCoverage`, ...) are documented
- * with their defaults in the detector's `DETECTOR_SETTINGS` table and in the README's Config table; the
- * reaction settings are below.
- */
-export interface Config extends Partial<DetectorConfig> {
+/** Plugin config: every key is optional and has a default (the README's Config table). */
+export interface Config {
+  /**
+   * What the in-call rules watch in the reasoning (default `'full'`): `'full'` every rule; `'verbatim'`
+   * only repetition written again as it was (the near-repetition rule off); `'off'` nothing.
+   */
+  reasoning?: SideGuard
+  /** As `reasoning`, for the visible reply (default `'full'`). */
+  text?: SideGuard
+  /** As `reasoning`, for tool-call arguments (default `'full'`). */
+  tool?: SideGuard
+  /** Judge completed calls: reasoning restated across calls, the same step again, steps alternating (default true). */
+  steps?: boolean
   /**
    * The strongest reaction (default `'cancel'`): `'warn'` cuts and leaves the notice for the next request
    * the agent makes anyway; `'steer'` also makes the model continue in the same turn; `'cancel'` also
@@ -53,16 +60,15 @@ export interface Config extends Partial<DetectorConfig> {
    * this many times per user turn (default 3; 0 lets every such call end its turn, as DSH does).
    */
   maxContinuations?: number
-  /** Leave runs of identical completed steps out of later requests, keeping the first (default false). */
+  /**
+   * Leave runs of identical completed steps out of later requests, keeping the first (default false): a
+   * run as long as the step judge's `maxRepeatedSteps`, at most `CROP_MAX_STEPS` steps of it.
+   */
   crop?: boolean
-  /** Identical completed steps in a row that are cropped, the first one kept (default 3). */
-  cropAfter?: number
-  /** At most this many steps left out by one crop, the most recent ones of the run (default 64). */
-  cropMaxSteps?: number
 }
 
 export interface ResolvedConfig {
-  detector: DetectorConfig
+  detector: DetectorPlan
   escalation: EscalationSettings
   trimHistory: boolean
   journal: boolean
@@ -72,17 +78,24 @@ export interface ResolvedConfig {
 
 const ESCALATE_MODES: readonly EscalateMode[] = ['warn', 'steer', 'cancel']
 
-/** A detector threshold as a schema field: default, description and range straight from its table row. */
-function detectorField(setting: DetectorSetting): Schema<number> {
-  let field = Schema.number().min(setting.min)
-  if (setting.max !== undefined) field = field.max(setting.max)
-  if (setting.integer) field = field.step(1)
-  return field.default(setting.default).description(setting.description)
+// The crop lands with the step judge's notice of the same repeat, so it takes the judge's count.
+const CROP_AFTER = DETECTOR_SETTINGS.maxRepeatedSteps.default
+// MiMo's loop_streak_recovery max_span: a crop bounded however long the run.
+const CROP_MAX_STEPS = 64
+
+function sideGuardField(side: string): Schema<SideGuard> {
+  return Schema.union(SIDE_GUARDS.map((guard) => Schema.const(guard))).default('full')
+    .description(`What is cut in ${side}: 'full' (verbatim and near-repetition), 'verbatim' (only repetition written again as it was), 'off' (nothing).`)
 }
 
-const DETECTOR_FIELDS = Object.fromEntries(
-  (Object.keys(DETECTOR_SETTINGS) as DetectorSettingName[]).map((name) => [name, detectorField(DETECTOR_SETTINGS[name])]),
-) as { [K in DetectorSettingName]: Schema<number> }
+/** What is watched: each field carries its own constraint. */
+const GUARD_FIELDS = {
+  reasoning: sideGuardField('the reasoning'),
+  text: sideGuardField('the visible reply'),
+  tool: sideGuardField('tool-call arguments'),
+  steps: Schema.boolean().default(true)
+    .description('Judge completed calls: reasoning restated across calls with no output, the same step again, steps alternating.'),
+} satisfies { [K in GuardSettingName]: Schema }
 
 /** The reaction settings: each field carries its own constraint (enum, positive integer, boolean). */
 const REACTION_FIELDS = {
@@ -105,15 +118,10 @@ const REACTION_FIELDS = {
   // Off: a cropped request is legal and its prefix stable, but it no longer equals the log's derivation,
   // which DSH's agent-loop invariant requires of every request; see docs/continuation-and-crop.md#default.
   crop: Schema.boolean().default(false)
-    .description('Leave runs of identical completed steps (same calls, arguments and results, or same text) out of every later request, keeping the first; the log keeps them.'),
-  // The StepJudge's repeated-step threshold: the crop lands together with its notice.
-  cropAfter: Schema.natural().min(2).default(3)
-    .description('Identical completed steps in a row that are cropped, the first one kept (at least 2).'),
-  // MiMo's loop_streak_recovery max_span.
-  cropMaxSteps: Schema.natural().min(1).default(64)
-    .description('At most this many steps left out by one crop: the most recent ones of the run.'),
+    .description(`Leave runs of ${CROP_AFTER} or more identical completed steps (same calls, arguments and results, or same text) out of every later request, keeping the first (at most ${CROP_MAX_STEPS} steps a crop); the log keeps them.`),
 } satisfies { [K in ReactionSettingName]: Schema }
-const SETTING_NAMES: readonly string[] = [...Object.keys(DETECTOR_FIELDS), ...Object.keys(REACTION_FIELDS)]
+
+const FIELDS: Record<string, Schema> = { ...GUARD_FIELDS, ...REACTION_FIELDS }
 
 /** What a reaction field allows, in words, read from the field's own schema (so the two cannot disagree). */
 function allowedBy(field: Schema): string {
@@ -131,45 +139,39 @@ function allowedBy(field: Schema): string {
 
 /**
  * Every check on a raw config, each failure one `SettingError` line naming the setting, what it allows and
- * the value: unknown keys, each reaction field against its schema field, then the detector thresholds
- * (ranges from the table, and the combinations under which a rule could never trip).
+ * the value: unknown keys, then each field against its schema field. A setting of an earlier version
+ * passes here and is named, with what replaces it, by the plugin's start-up line (`retiredSettingsLine`).
  */
 function checkSettings(raw: unknown): void {
   if (raw === undefined || raw === null) return
   if (!isMapping(raw)) failSetting('config', 'a mapping of settings', raw)
-  const detectorPart: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(raw)) {
     // An empty value in YAML (`maxFires:`) is null: the setting keeps its default, as schemastery does.
-    if (value === undefined || value === null) continue
-    if (Object.hasOwn(DETECTOR_FIELDS, name)) {
-      detectorPart[name] = value
-    } else if (Object.hasOwn(REACTION_FIELDS, name)) {
-      const field: Schema = REACTION_FIELDS[name as ReactionSettingName]
-      try {
-        Schema.resolve(value, field, {})
-      } catch {
-        failSetting(name, allowedBy(field), value)
-      }
-    } else {
+    if (value === undefined || value === null || isRetiredSetting(name)) continue
+    const field = Object.hasOwn(FIELDS, name) ? FIELDS[name] : undefined
+    if (field === undefined) {
       const closest = closestName(name, SETTING_NAMES)
-      const hint = closest !== undefined ? `did you mean ${closest}?` : "the package's cordis.patch.yml lists every setting"
+      const hint = closest !== undefined ? `did you mean ${closest}?` : "the README's Config table lists every setting"
       throw new SettingError(`loop-breaker: ${name} is not a setting, ${hint} (got ${name}: ${shownValue(value)})`)
     }
+    try {
+      Schema.resolve(value, field, {})
+    } catch {
+      failSetting(name, allowedBy(field), value)
+    }
   }
-  resolveDetectorConfig(detectorPart as Partial<DetectorConfig>)
 }
 
 /** Every setting as a schema field (default, description, range): what docs and tests list. */
-export const ConfigFields = Schema.object({ ...DETECTOR_FIELDS, ...REACTION_FIELDS })
+export const ConfigFields = Schema.object({ ...GUARD_FIELDS, ...REACTION_FIELDS })
 
 export const Config: Schema<Config> = checkedSchema<Config>(ConfigFields, checkSettings, SettingError)
 
 /** Validate through the schema and fill defaults; throws the schema's one-line `ValidationError`. */
 export function resolveConfig(config: Config = {}): ResolvedConfig {
   const valid = Config(config) as Required<Config>
-  const detector = Object.fromEntries(Object.keys(DETECTOR_FIELDS).map((name) => [name, valid[name as DetectorSettingName]]))
   return {
-    detector: resolveDetectorConfig(detector as DetectorConfig),
+    detector: new DetectorPlan(undefined, { reasoning: valid.reasoning, text: valid.text, tool: valid.tool, steps: valid.steps }),
     escalation: {
       escalate: valid.escalate,
       maxBreaksPerTurn: valid.maxBreaksPerTurn,
@@ -179,6 +181,6 @@ export function resolveConfig(config: Config = {}): ResolvedConfig {
     trimHistory: valid.trimHistory,
     journal: valid.journal,
     maxContinuations: valid.maxContinuations,
-    crop: valid.crop ? { enabled: true, cropAfter: valid.cropAfter, cropMaxSteps: valid.cropMaxSteps } : { enabled: false },
+    crop: valid.crop ? { enabled: true, cropAfter: CROP_AFTER, cropMaxSteps: CROP_MAX_STEPS } : { enabled: false },
   }
 }

@@ -15,8 +15,9 @@ import type { Agent } from '@deepseek-ai/dsh-agent'
 import { isAgentLoopRequest, markAgentLoopRequest } from '@deepseek-ai/dsh-llm'
 import type { GenerateOptions, UserMessage } from '@deepseek-ai/dsh-llm'
 import { CompletedCallJudges, StreamDetector } from '../detector/index.ts'
-import type { DetectorConfig, Trip } from '../detector/index.ts'
+import type { DetectorPlan, Trip } from '../detector/index.ts'
 import { resolveConfig } from './config.ts'
+import { retiredSettingsLine } from './setting-names.ts'
 import type { Config as LoopBreakerConfig } from './config.ts'
 import { Escalation } from './escalation.ts'
 import type { Reaction } from './escalation.ts'
@@ -62,7 +63,7 @@ export const CANCEL_CAUSE = Object.freeze({ kind: 'hook', reason: 'repetition-lo
  * for a patch save dsh could not apply.
  */
 export interface LoopBreakerInternals {
-  createDetector?: (config: DetectorConfig) => CallDetector
+  createDetector?: (plan: DetectorPlan) => CallDetector
   writeLine?: LineWriter
 }
 
@@ -98,9 +99,11 @@ interface AgentState {
  */
 export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: LoopBreakerInternals = {}): void {
   const resolved = resolveConfig(config)
-  const createDetector = internals.createDetector ?? ((detector: DetectorConfig) => new StreamDetector(detector))
+  const createDetector = internals.createDetector ?? ((plan: DetectorPlan) => new StreamDetector(plan))
   const logger = ctx.logger(LOGGER_NAME)
   exportOwnLogLines(ctx, internals.writeLine)
+  const retired = retiredSettingsLine(config)
+  if (retired !== undefined) logger.info(retired)
   sayHeadlessStops(ctx, CANCEL_CAUSE, internals.writeLine ?? toStderr)
   sayRejectedEdits(ctx, name, internals.writeLine)
   sayUnappliedPatches(ctx, name, internals.writeLine)
@@ -237,7 +240,7 @@ export function apply(ctx: Context, config: LoopBreakerConfig = {}, internals: L
     return guardStream(next(), {
       detector,
       marker: (removedChars) => trimMarker(localeOf(state), removedChars),
-      reasoningTailChars: resolved.detector.callJudgeWindowChars,
+      reasoningTailChars: resolved.detector.config.callJudgeWindowChars,
       ...resolved.maxContinuations > 0 ? { lengthMarker: lengthMarker(localeOf(state)) } : {},
       onTrip: (trip, loopChars) => onTrip(agent, state, trip, loopChars),
       onComplete: (call, end) => onComplete(agent, state, call, end, previousResults),

@@ -1,12 +1,60 @@
 /**
- * The names of the plugin's reaction settings: every setting that is not a detector threshold (those are
- * `DETECTOR_SETTINGS` of the detector). `config.ts` gives each its schema field (default, description,
- * range) and the compiler holds both to these names; the analyzer reads them from here, without loading
- * the schema library.
+ * The names of the plugin's settings, and of the settings of earlier versions with what replaces each.
+ * `config.ts` gives each setting its schema field (default, description, range) and the compiler holds
+ * both to these names; the analyzer reads them from here, without loading the schema library.
  */
+import { DETECTOR_SETTINGS } from '../detector/index.ts'
+
+/** What each side watches, and whether the judges of completed calls run. */
+export const GUARD_SETTING_NAMES = ['reasoning', 'text', 'tool', 'steps'] as const
+
+/** What the plugin does after a finding. */
 export const REACTION_SETTING_NAMES = [
-  'escalate', 'maxBreaksPerTurn', 'maxFires', 'resumeAfterBreak', 'trimHistory', 'journal', 'maxContinuations', 'crop', 'cropAfter',
-  'cropMaxSteps',
+  'escalate', 'maxBreaksPerTurn', 'maxFires', 'resumeAfterBreak', 'trimHistory', 'journal', 'maxContinuations', 'crop',
 ] as const
 
+export type GuardSettingName = (typeof GUARD_SETTING_NAMES)[number]
 export type ReactionSettingName = (typeof REACTION_SETTING_NAMES)[number]
+
+/** Every setting of the plugin. */
+export const SETTING_NAMES: readonly string[] = [...GUARD_SETTING_NAMES, ...REACTION_SETTING_NAMES]
+
+/** Thresholds of the judges of completed calls: `steps` switches them. */
+const JUDGE_THRESHOLDS = new Set(['maxThinkingSteps', 'minReasoningChars', 'similarityThreshold', 'callJudgeWindowChars', 'restatementTailChars',
+  'maxRepeatedSteps', 'maxAlternatingSteps', 'maxStepCycleLength'])
+
+/**
+ * What replaces a setting of an earlier version: each detector threshold the guard of the sides it
+ * applies to (the thresholds stay the detector's calibration, tried with the analyzer's `--set`), the
+ * crop's count and bound `crop`; `undefined` for a name that never was a setting.
+ */
+export function replacementOf(name: string): string | undefined {
+  if (name === 'cropAfter' || name === 'cropMaxSteps') return 'crop'
+  if (!Object.hasOwn(DETECTOR_SETTINGS, name)) return undefined
+  if (JUDGE_THRESHOLDS.has(name)) return 'steps'
+  for (const side of ['reasoning', 'text', 'tool']) if (name.startsWith(side)) return side
+  return name.startsWith('novelty') ? 'reasoning and text' : 'reasoning, text and tool'
+}
+
+/** Whether `name` is a setting of an earlier version that the plugin no longer takes. */
+export function isRetiredSetting(name: string): boolean {
+  return replacementOf(name) !== undefined
+}
+
+/**
+ * One line naming the settings of an earlier version in a config and what replaces each, grouped by
+ * replacement; `undefined` when there is none. Such a config is taken with them left out.
+ * @param config - a `loop-breaker` row's config as written (before the schema fills defaults).
+ */
+export function retiredSettingsLine(config: object | undefined | null): string | undefined {
+  if (config === undefined || config === null) return undefined
+  const byReplacement = new Map<string, string[]>()
+  for (const name of Object.keys(config)) {
+    const replacement = replacementOf(name)
+    if (replacement !== undefined) byReplacement.set(replacement, [...(byReplacement.get(replacement) ?? []), name])
+  }
+  if (byReplacement.size === 0) return undefined
+  const count = [...byReplacement.values()].reduce((sum, names) => sum + names.length, 0)
+  const groups = [...byReplacement].map(([replacement, names]) => `${names.join(', ')} → ${replacement}`)
+  return `loop-breaker: ${count} setting${count === 1 ? '' : 's'} of an earlier version left out (the detector's thresholds are calibration now, tried with the analyzer's --set): ${groups.join('; ')}; reasoning, text and tool take full, verbatim or off, steps and crop true or false`
+}

@@ -14,9 +14,8 @@
 import { readFile } from 'node:fs/promises'
 import yaml from 'js-yaml'
 import { closestName } from '../closest-name.ts'
-import { DETECTOR_SETTINGS } from '../detector/index.ts'
 import { isMapping } from '../mapping.ts'
-import { REACTION_SETTING_NAMES } from '../plugin/setting-names.ts'
+import { GUARD_SETTING_NAMES, REACTION_SETTING_NAMES, SETTING_NAMES, isRetiredSetting, retiredSettingsLine } from '../plugin/setting-names.ts'
 
 const ROW_NAMES = new Set(['loop-breaker', 'dsh-loop-breaker'])
 
@@ -150,21 +149,23 @@ export interface UnknownSetting {
 }
 
 /**
- * A `loop-breaker` row's config as the analyzer takes it: the detector thresholds it replays with; the
- * reaction settings (`escalate`, `maxFires`, ...), which decide what the plugin does after a finding and
- * not where it finds one, left aside; and names that are no setting at all, which the live plugin refuses.
+ * A `loop-breaker` row's config as the analyzer takes it: the guards it replays with (`reasoning`,
+ * `text`, `tool`, `steps`); the reaction settings (`escalate`, `maxFires`, ...), which decide what the
+ * plugin does after a finding and not where it finds one, left aside; settings of an earlier version,
+ * which the live plugin leaves out, named in its one line; and names that are no setting at all, which
+ * the live plugin refuses.
  * @param config - a row's config, as `readPatchConfig` returns it.
- * @returns the detector settings, and each unknown name with the closest setting name (if one is close).
+ * @returns the guards, the live plugin's line on settings of an earlier version (if any), and each
+ *   unknown name with the closest setting name (if one is close).
  */
-export function detectorSettingsOf(config: Config): { detector: Config; unknown: UnknownSetting[] } {
-  const detector: Config = {}
+export function guardsOf(config: Config): { guards: Config; retired: string | undefined; unknown: UnknownSetting[] } {
+  const guards: Config = {}
   const unknown: UnknownSetting[] = []
-  const reaction = new Set<string>(REACTION_SETTING_NAMES)
   for (const [name, value] of Object.entries(config)) {
-    if (Object.hasOwn(DETECTOR_SETTINGS, name)) detector[name] = value
-    else if (!reaction.has(name)) unknown.push({ name, closest: closestName(name, [...Object.keys(DETECTOR_SETTINGS), ...reaction]) })
+    if ((GUARD_SETTING_NAMES as readonly string[]).includes(name)) guards[name] = value
+    else if (!(REACTION_SETTING_NAMES as readonly string[]).includes(name) && !isRetiredSetting(name)) unknown.push({ name, closest: closestName(name, SETTING_NAMES) })
   }
-  return { detector, unknown }
+  return { guards, retired: retiredSettingsLine(config), unknown }
 }
 
 /**

@@ -8,16 +8,26 @@
  * the very code the plugin judges with. The detector module is passed in (the analyzer passes
  * `lib/detector.js`), so this entry never carries a second copy of it.
  */
-import type { CompletedCallJudges, Trip, isJudgedFinish } from '../detector/index.ts'
+import type { CompletedCallJudges, DetectorConfig, DetectorGuards, DetectorPlan, Trip, isJudgedFinish } from '../detector/index.ts'
 import type { SessionCall } from './types.ts'
 
 type Side = Trip['side']
 
 /** The part of `dsh-loop-breaker/detector` the replay uses. */
 export interface DetectorModule {
-  StreamDetector: new (config?: any) => { push(side: Side, delta: string): Trip | undefined }
-  CompletedCallJudges: new (config?: any) => Pick<CompletedCallJudges, 'observe' | 'userSpoke'>
+  DetectorPlan: new (thresholds?: Partial<DetectorConfig>, guards?: Partial<DetectorGuards>) => DetectorPlan
+  StreamDetector: new (plan: DetectorPlan) => { push(side: Side, delta: string): Trip | undefined }
+  CompletedCallJudges: new (plan: DetectorPlan) => Pick<CompletedCallJudges, 'observe' | 'userSpoke'>
   isJudgedFinish: typeof isJudgedFinish
+}
+
+/**
+ * A config to replay with, as plain data (it crosses to worker threads): the detector's thresholds (the
+ * analyzer's `--set`), and the guards of the `loop-breaker` row (`reasoning`, `text`, `tool`, `steps`).
+ */
+export interface ReplayConfig {
+  readonly thresholds?: Partial<DetectorConfig>
+  readonly guards?: Partial<DetectorGuards>
 }
 
 /** What the detector makes of one call: the break it trips, or else the stall the judges find. */
@@ -35,15 +45,18 @@ export interface CallVerdict {
 /** One agent's replay: feed its calls in log order, and `userMessage()` where the user spoke. */
 export class SessionReplay {
   private readonly judges: InstanceType<DetectorModule['CompletedCallJudges']>
+  /** The config resolved once, as the live plugin resolves its own once per config. */
+  private readonly plan: DetectorPlan
 
   /**
    * One agent's judges, fresh.
    * @param detector - the detector module (`lib/detector.js`, or `dsh-loop-breaker/detector`).
-   * @param config - the detector config, as the `loop-breaker` plugin row's; omitted for the defaults.
-   * @throws whatever the detector's constructors throw for a config they refuse.
+   * @param config - the thresholds and guards to replay with; omitted for the defaults.
+   * @throws whatever the detector throws for a config it refuses.
    */
-  constructor(private readonly detector: DetectorModule, private readonly config?: object) {
-    this.judges = new detector.CompletedCallJudges(config)
+  constructor(private readonly detector: DetectorModule, config: ReplayConfig = {}) {
+    this.plan = new detector.DetectorPlan(config.thresholds, config.guards)
+    this.judges = new detector.CompletedCallJudges(this.plan)
   }
 
   /** The user spoke: the judges are told, as the plugin tells them each turn. */
@@ -58,7 +71,7 @@ export class SessionReplay {
    * @returns the break, or the stall reason (the cross-call judge's first), or neither.
    */
   call(call: SessionCall): CallVerdict {
-    const detector = new this.detector.StreamDetector(this.config)
+    const detector = new this.detector.StreamDetector(this.plan)
     let reasoning = ''
     let text = ''
     for (const [index, delta] of call.deltas.entries()) {

@@ -13,7 +13,8 @@
  * - an auxiliary call (the adapter sends session-title calls with thinking disabled): a short title;
  * - the first conversation request: 429 `Rate limit reached` with `Retry-After: 1`;
  * - a conversation request with no assistant message yet (the first one's retry): the endless
- *   phrase-pool loop, streamed until the client closes the connection;
+ *   rounds loop (the same twelve numbered steps round after round), streamed until the client closes
+ *   the connection;
  * - a conversation request with a user message after an assistant message: headless sends the task
  *   once, so that message is the plugin's notice after the cut loop (the wire carries no message
  *   source): the normal answer.
@@ -22,7 +23,7 @@ import { appendFileSync } from 'node:fs'
 import {
   answerEvents, contentChunk, errorBody, json, sse, sseForever, startDeepSeekServer,
 } from '../support/deepseek-server.ts'
-import { NORMAL_ANSWER, TITLE, phrasePoolLoop } from './script.mjs'
+import { NORMAL_ANSWER, TITLE, roundsLoop } from './script.mjs'
 
 const logFile = process.argv[2]
 if (logFile === undefined) {
@@ -34,7 +35,7 @@ const RETRY_AFTER_SECONDS = 1
 let conversationRequests = 0
 
 function* loopEvents() {
-  for (const sentence of phrasePoolLoop()) yield contentChunk(sentence)
+  for (const sentence of roundsLoop()) yield contentChunk(sentence)
 }
 
 const server = await startDeepSeekServer(async ({ request, res }) => {

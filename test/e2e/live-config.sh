@@ -136,7 +136,7 @@ assert_running_with() {
 }
 
 # ── 1. the server, up with a good config ────────────────────────────────────────────────────────────
-write_patch 'textCycleMinSpan: 512' 'maxFires: 5'
+write_patch 'text: verbatim' 'maxFires: 5' 'textCycleMinSpan: 512'
 say "starting: dsh --profile $PROFILE --patch $overlay --no-open --host 127.0.0.1 --port 0"
 (cd "$work" && exec dsh --profile "$PROFILE" --patch "$overlay" --no-open --host 127.0.0.1 --port 0) >"$work/server.out" 2>&1 &
 server_pid=$!
@@ -148,20 +148,28 @@ until grep -q '^dsh web: http://127.0.0.1:' "$work/server.out"; do
 done
 url=$(sed -n 's/^dsh web: \(http:[^ ]*\).*/\1/p' "$work/server.out" | head -n 1)
 wait_for "the loop-breaker row active with the good config" "$UP_TIMEOUT_SECONDS" \
-  "p.state === 'active' && p.config.textCycleMinSpan === 512 && p.config.maxFires === 5"
+  "p.state === 'active' && p.config.text === 'verbatim' && p.config.maxFires === 5"
 http_ok || fail "the server does not answer $url"
+# A setting of an earlier version: the row starts without it, and one line names what replaces it.
+retired="loop-breaker: 1 setting of an earlier version left out (the detector's thresholds are calibration now, tried with the analyzer's --set): textCycleMinSpan → text; reasoning, text and tool take full, verbatim or off, steps and crop true or false"
+deadline=$((SECONDS + UP_TIMEOUT_SECONDS))
+until grep -qxF -- "$retired" "$work/server.out"; do
+  [ "$SECONDS" -lt "$deadline" ] || fail "the server did not print: $retired"
+  sleep 0.2
+done
+[ "$(grep -cxF -- "$retired" "$work/server.out")" = 1 ] || fail "the earlier version's line was printed more than once"
 say "up: pid $server_pid at $url; probe: $(cat "$probe")"
 
 # ── 2. live edits with a mistake: rejected, the running row keeps its config ────────────────────────
-previous="p.config.textCycleMinSpan === 512 && p.config.maxFires === 5"
+previous="p.config.text === 'verbatim' && p.config.maxFires === 5"
 kept="; the edit is not applied, loop-breaker keeps running with its previous settings"
 # Each mistake: the patch line | how the probe sees the loader hand it to the row | the line on stderr.
 mistakes=(
   "maxFires: -1|p.raw.maxFires === -1|loop-breaker: maxFires must be an integer >= 1 (got -1)$kept"
-  "textCycleMinSpn: 384|p.raw.textCycleMinSpn === 384|loop-breaker: textCycleMinSpn is not a setting, did you mean textCycleMinSpan? (got textCycleMinSpn: 384)$kept"
+  "txet: off|p.raw.txet === 'off'|loop-breaker: txet is not a setting, did you mean text? (got txet: \"off\")$kept"
   "escalate: explode|p.raw.escalate === 'explode'|loop-breaker: escalate must be 'warn', 'steer' or 'cancel' (got \"explode\")$kept"
   "trimHistory: yes please|p.raw.trimHistory === 'yes please'|loop-breaker: trimHistory must be true or false (got \"yes please\")$kept"
-  "tokenPeriodMinDistinct: 40|p.raw.tokenPeriodMinDistinct === 40|loop-breaker: tokenPeriodMinDistinct must be at most tokenPeriodMaxBlock (32) (got 40)$kept"
+  "text: exact|p.raw.text === 'exact'|loop-breaker: text must be 'full', 'verbatim' or 'off' (got \"exact\")$kept"
 )
 # expect_said <line>: the server printed exactly this line (within a few seconds of the edit).
 expect_said() {
@@ -200,7 +208,7 @@ for i in $(seq 1 20); do
     1) line="maxFires: -$((100 + i))" said="loop-breaker: maxFires must be an integer >= 1 (got -$((100 + i)))$kept" ;;
     2) line="maxFirs: $i" said="loop-breaker: maxFirs is not a setting, did you mean maxFires? (got maxFirs: $i)$kept" ;;
     3) line="escalate: boom$i" said="loop-breaker: escalate must be 'warn', 'steer' or 'cancel' (got \"boom$i\")$kept" ;;
-    0) line="textCycleMinSpn: $((300 + i))" said="loop-breaker: textCycleMinSpn is not a setting, did you mean textCycleMinSpan? (got textCycleMinSpn: $((300 + i)))$kept" ;;
+    0) line="reasonig: v$i" said="loop-breaker: reasonig is not a setting, did you mean reasoning? (got reasonig: \"v$i\")$kept" ;;
   esac
   save_in_place $(((i % 2) * 20)) "$(patch_text "$line")"
   expect_nth_said $((before + i)) "$said"
@@ -218,29 +226,29 @@ sleep 2
 [ "$(grep -cxF -- "$broken" "$work/server.out")" = 1 ] || fail "the broken save's line was printed $(grep -cxF -- "$broken" "$work/server.out") times"
 [ "$(wc -l <"$work/server.out")" = $((lines_before + 1)) ] ||
   fail "the broken save printed more than its one line: $(tail -n +$((lines_before + 1)) "$work/server.out")"
-assert_running_with "$previous && p.raw.textCycleMinSpn === 320"
+assert_running_with "$previous && p.raw.reasonig === 'v20'"
 say "a save that breaks the YAML: one line, still up, the row on its previous config: $broken"
 
 # ── 3b. the fix applies ─────────────────────────────────────────────────────────────────────────────
-write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+write_patch 'text: off' 'maxFires: 4'
 wait_for "the row restarted with the fixed config" "$EDIT_TIMEOUT_SECONDS" \
-  "p.state === 'active' && p.config.textCycleMinSpan === 384 && p.config.maxFires === 4"
-assert_running_with "p.config.textCycleMinSpan === 384"
+  "p.state === 'active' && p.config.text === 'off' && p.config.maxFires === 4"
+assert_running_with "p.config.text === 'off'"
 say "fixed patch applied: $(cat "$probe")"
 
 # ── 4. the retry-coordinator row: a mistake in its budgets is rejected the same way ─────────────────
 wait_for "the retry-coordinator row active with maxRetries 2" "$EDIT_TIMEOUT_SECONDS" \
   "p.state === 'active' && p.config.budgets.server.maxRetries === 2" "$retry_probe"
 retry_budgets='{ server: { maxRetries: -1 } }'
-write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+write_patch 'text: off' 'maxFires: 4'
 wait_for "the loader to hand the retry row maxRetries -1" "$EDIT_TIMEOUT_SECONDS" "p.raw.budgets.server.maxRetries === -1" "$retry_probe"
 sleep 1
 assert_running_with "p.config.budgets.server.maxRetries === 2" "$retry_probe"
-assert_running_with "p.config.textCycleMinSpan === 384"
+assert_running_with "p.config.text === 'off'"
 expect_said "retry-coordinator: budgets.server.maxRetries must be a non-negative integer (got -1); the edit is not applied, retry-coordinator keeps running with its previous settings"
 say "still up, the retry-coordinator row active with its previous budgets"
 retry_budgets='{ server: { maxRetries: 4 } }'
-write_patch 'textCycleMinSpan: 384' 'maxFires: 4'
+write_patch 'text: off' 'maxFires: 4'
 wait_for "the retry row restarted with maxRetries 4" "$EDIT_TIMEOUT_SECONDS" \
   "p.state === 'active' && p.config.budgets.server.maxRetries === 4" "$retry_probe"
 say "fixed budgets applied: $(cat "$retry_probe")"

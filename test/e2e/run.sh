@@ -4,13 +4,13 @@
 #   1. install the CLI (cached under .cache/, keyed by version) and pnpm (the plugin manager runs it);
 #   2. `npm pack` this package, `dsh plugin --profile headless add <tarball>`, and show with
 #      `--dump-config` that the package's bundle patch mounted the `loop-breaker` row;
-#   3. tune a threshold in the profile's own cordis.patch.yml and show the dump reflects it;
+#   3. set the reply's guard in the profile's own cordis.patch.yml and show the dump reflects it;
 #   4. flow "scripted": a headless run with a scripted model plugin (test/e2e/scripted-model.mjs, no
-#      network; its model id picks the loop) whose first answer is an endless phrase-pool loop; the run
+#      network; its model id picks the loop) whose first answer is an endless loop of numbered rounds; the run
 #      must exit 0 and print the answer the model gives after the plugin's notice;
 #   5. the installed package's `tools/analyze-session.mjs --json` on the session file that run wrote:
 #      the recorded `loop-breaker/break` and the replayed verdict agree (rule and `at`), and the tuned
-#      values moved the cut later;
+#      guard moved the cut later;
 #   6–7. flow "retry": the same with the real DeepSeek adapter pointed at a 127.0.0.1 endpoint
 #      (test/e2e/deepseek-endpoint.mjs) that answers the first request with 429 + Retry-After, and the
 #      retry coordinator enabled by the package's retry.patch.yml; the 429 on the wire and in the session;
@@ -162,29 +162,26 @@ row_of "$work/dump-installed.yml" loop-breaker | tee "$work/row-installed.txt"
 grep -q '^# == .*dsh-loop-breaker' "$work/row-installed.txt" ||
   fail "the loop-breaker row does not come from the dsh-loop-breaker bundle layer"
 
-# ── 3. a user patch tunes a threshold ───────────────────────────────────────────────────────────────
-step "3. the profile's cordis.patch.yml changes a threshold; the dump reflects it"
-# More patience with restated plans (a user whose model restates its plan at length on purpose): the
-# phrase-pool rule wants 1,536 repeated characters in a 2,048-character window before it cuts. The
-# defaults cut this loop of five ~50-character sentences with the phrase-pool rule about 1,170
-# characters in; with these values the phrase pool waits and the novelty rule cuts it about 1,380 in.
-# The live cut then lands later, and by another rule, than the defaults would cut, and step 5 checks that
-# the analyzer agrees with the live plugin only when given the same layers: the values reached the
-# running plugin, not only the dump.
+# ── 3. a user patch tunes what is watched ───────────────────────────────────────────────────────────
+step "3. the profile's cordis.patch.yml sets the reply's guard; the dump reflects it"
+# Only verbatim repetition cut in the reply (a user whose long answers were cut by the near-repetition
+# rule). The flows' model steps through the same twelve numbered steps round after round: the defaults
+# cut it with the novelty rule within the first round and a half (about 1,930 characters); with the text
+# side on `verbatim` the cycle rule cuts it after two and a half rounds (about 3,130). The live cut then
+# lands later, and by another rule, than the defaults would cut, and step 5 checks that the analyzer
+# agrees with the live plugin only when given the same layers: the value reached the running plugin, not
+# only the dump.
 cat >"$profile_dir/cordis.patch.yml" <<'EOF'
-# Your patch layer for this dsh profile: more patience with restated plans (more repeated text before a cut).
+# Your patch layer for this dsh profile: only verbatim repetition is cut in the visible reply.
 - id: loop-breaker
   config:
-    poolWindowChars: 2048
-    textPoolMinRepeatedChars: 1536
+    text: verbatim
 EOF
 say "wrote $profile_dir/cordis.patch.yml:"
 cat "$profile_dir/cordis.patch.yml"
 run dsh --profile "$PROFILE" --dump-config >"$work/dump-tuned.yml"
 row_of "$work/dump-tuned.yml" loop-breaker | tee "$work/row-tuned.txt"
-for tuned in 'poolWindowChars: 2048' 'textPoolMinRepeatedChars: 1536'; do
-  grep -qx "    $tuned" "$work/row-tuned.txt" || fail "the dump does not show $tuned in the loop-breaker row"
-done
+grep -qx "    text: verbatim" "$work/row-tuned.txt" || fail "the dump does not show text: verbatim in the loop-breaker row"
 grep -q "^# == .*dsh-loop-breaker, patched by .*cordis.patch.yml" "$work/row-tuned.txt" ||
   fail "the dump does not name the profile's cordis.patch.yml as a layer of the loop-breaker row"
 
@@ -268,8 +265,8 @@ EOF
   printf '%s\n' "$patch"
 }
 
-step "4. flow scripted: headless run, endless phrase-pool loop, normal answer after the notice"
-model_patch=$(scripted_model_patch e2e-phrase-pool)
+step "4. flow scripted: headless run, endless loop of numbered rounds, normal answer after the notice"
+model_patch=$(scripted_model_patch e2e-rounds-loop)
 started=$SECONDS
 run_headless scripted --patch "$model_patch"
 

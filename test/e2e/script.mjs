@@ -59,8 +59,25 @@ export function* counterLoop() {
   }
 }
 
+/** Steps in one round of `roundsLoop`. */
+const ROUND_STEPS = 12
+
+/**
+ * The counter loop's lines, round after round: the step number and the time wrap around after twelve
+ * steps, so each round is the last one again, character for character. The near-repetition rule cuts it
+ * within the first round and a half; with the text side on `verbatim` only the cycle rule can, after two
+ * and a half rounds: a profile's guard moves the cut later and changes its rule.
+ */
+export function* roundsLoop() {
+  yield* COUNTER_PROLOGUE
+  for (let line = 0; ; line++) {
+    const step = 14 + (line % ROUND_STEPS)
+    yield `Step ${step} (${clock(9 * 3600 + 41 * 60 + 7 * step)}): I will ${VERBS[step % VERBS.length]} the build script and run the tests again before packing.\n`
+  }
+}
+
 /** The loop a scripted model streams, by the model id the e2e's overlay patch gives it. */
-export const LOOPS = { 'e2e-phrase-pool': phrasePoolLoop, 'e2e-counter-loop': counterLoop, 'e2e-loop-every-call': phrasePoolLoop }
+export const LOOPS = { 'e2e-phrase-pool': phrasePoolLoop, 'e2e-counter-loop': counterLoop, 'e2e-rounds-loop': roundsLoop, 'e2e-loop-every-call': phrasePoolLoop }
 
 /** The models that loop on every call, the plugin's notices notwithstanding (the e2e's bounded step). */
 export const LOOPS_ON_EVERY_CALL = new Set(['e2e-loop-every-call'])

@@ -76,17 +76,17 @@ describe('a live edit of the loop-breaker config (Fiber.update, as the DSH loade
     const onUnhandled = (reason: unknown) => unhandled.push(reason)
     process.on('unhandledRejection', onUnhandled)
     try {
-      const { fiber, cutAt, edit, lines } = await liveHost({ textCycleMinSpan: 1024 })
+      const { fiber, cutAt, edit, lines } = await liveHost({ text: 'verbatim' })
       const before = await cutAt()
       expect(before).toBeLessThan(LOOP.length)
 
-      for (const bad of [{ textCycleMinSpan: 3 }, { textCycleMinSpn: 512 }, { escalate: 'explode' }, { maxFires: -1 }]) {
+      for (const bad of [{ text: 'exact' }, { txet: 'off' }, { escalate: 'explode' }, { maxFires: -1 }]) {
         const rejection = edit(bad) as Error
         expect(rejection.message).toMatch(/^invalid config:\n {2}- loop-breaker: \S+ (must be|is not a setting)/)
         // The user's one line on stderr, since rc.8 prints no log line.
         expect(lines.at(-1)).toBe(`${rejection.message.split('\n')[1]!.slice(4)}; the edit is not applied, loop-breaker keeps running with its previous settings`)
         expect(fiber.state).toBe(ACTIVE)
-        expect(fiber.config.textCycleMinSpan).toBe(1024)
+        expect(fiber.config.text).toBe('verbatim')
         await fiber.await()
         expect(await cutAt()).toBe(before)
       }
@@ -99,7 +99,7 @@ describe('a live edit of the loop-breaker config (Fiber.update, as the DSH loade
   })
 
   it('twenty different mistakes in a row, alternating kinds: twenty lines, each once', async () => {
-    const { fiber, edit, lines } = await liveHost({ textCycleMinSpan: 1024 })
+    const { fiber, edit, lines } = await liveHost({ text: 'verbatim' })
     const kept = '; the edit is not applied, loop-breaker keeps running with its previous settings'
     const expected: string[] = []
     for (let i = 1; i <= 20; i++) {
@@ -111,18 +111,17 @@ describe('a live edit of the loop-breaker config (Fiber.update, as the DSH loade
     }
     expect(lines.filter((line) => line.endsWith(kept))).toEqual(expected)
     expect(fiber.state).toBe(ACTIVE)
-    expect(fiber.config.textCycleMinSpan).toBe(1024)
+    expect(fiber.config.text).toBe('verbatim')
   })
 
   it('applies a corrected value: the plugin restarts and cuts where the new config says', async () => {
-    const { fiber, cutAt, edit } = await liveHost({ textCycleMinSpan: 1024 })
-    const before = await cutAt()
-    expect(edit({ textCycleMinSpn: 384 })).toMatchObject({ message: expect.stringContaining('did you mean textCycleMinSpan?') })
-    expect(edit({ textCycleMinSpan: 384 })).toBeUndefined()
+    const { fiber, cutAt, edit } = await liveHost({ text: 'off' })
+    expect(await cutAt()).toBe(LOOP.length)
+    expect(edit({ txet: 'full' })).toMatchObject({ message: expect.stringContaining('did you mean text?') })
+    expect(edit({ text: 'full' })).toBeUndefined()
     await fiber.await()
     expect(fiber.state).toBe(ACTIVE)
-    expect(fiber.config.textCycleMinSpan).toBe(384)
-    const after = await cutAt()
-    expect(after).toBeLessThan(before)
+    expect(fiber.config.text).toBe('full')
+    expect(await cutAt()).toBeLessThan(LOOP.length)
   })
 })

@@ -6,30 +6,41 @@ import { createContinuationNotice, reactionLine, trimMarker } from '../../src/pl
 import { ConfigFields } from '../../src/plugin/config.ts'
 import type { Finding, Tone } from '../../src/plugin/index.ts'
 
-/** The Config table rows as the docs must show them: field, default, description, from the schema. */
-function configRows(): Array<{ field: string; value: string; description: string; detector: boolean }> {
-  return Object.entries((ConfigFields as any).dict as Record<string, any>).map(([field, schema]) => {
-    const value = schema.meta.default
-    return {
-      field,
-      value: typeof value === 'string' ? `'${value}'` : String(value),
-      description: schema.meta.description,
-      detector: Object.hasOwn(DETECTOR_SETTINGS, field),
-    }
-  })
+const shown = (value: unknown) => (typeof value === 'string' ? `'${value}'` : String(value))
+const TABLE_ROW = /^\| `([A-Za-z]+)` \| `[^`]*` \| .* \|$/gm
+
+/** The settings tables: the plugin's Config in the README, the detector's thresholds in docs/detector. */
+function tables(): Array<{ files: [string, string]; rows: Array<{ field: string; value: string; description: string }> }> {
+  return [
+    {
+      files: ['README.md', 'README.zh.md'],
+      rows: Object.entries((ConfigFields as any).dict as Record<string, any>)
+        .map(([field, schema]) => ({ field, value: shown(schema.meta.default), description: schema.meta.description })),
+    },
+    {
+      files: ['docs/detector.md', 'docs/detector.zh.md'],
+      rows: Object.entries(DETECTOR_SETTINGS).map(([field, setting]) => ({ field, value: shown(setting.default), description: setting.description })),
+    },
+  ]
 }
 
-describe('the Config tables (README for the reaction settings, docs/detector for the thresholds)', () => {
-  it('show every Config field with the schema default and description (en) and default (zh)', async () => {
-    const files = {
-      reaction: [await readFile('README.md', 'utf8'), await readFile('README.zh.md', 'utf8')],
-      detector: [await readFile('docs/detector.md', 'utf8'), await readFile('docs/detector.zh.md', 'utf8')],
+describe('the settings tables (README for the plugin Config, docs/detector for the thresholds)', () => {
+  it('show exactly every setting with its default and description (en) and default (zh)', async () => {
+    for (const { files, rows } of tables()) {
+      const [en, zh] = [await readFile(files[0], 'utf8'), await readFile(files[1], 'utf8')]
+      for (const { field, value, description } of rows) {
+        expect(en).toContain(`| \`${field}\` | \`${value}\` | ${description.replace(/\|/g, '\\|')} |`)
+        expect(zh).toContain(`| \`${field}\` | \`${value}\` |`)
+      }
+      for (const text of [en, zh]) expect([...text.matchAll(TABLE_ROW)].map((match) => match[1]), files[0]).toEqual(rows.map((row) => row.field))
     }
-    for (const { field, value, description, detector } of configRows()) {
-      const [en, zh] = detector ? files.detector : files.reaction
-      expect(en).toContain(`| \`${field}\` | \`${value}\` | ${description.replace(/\|/g, '\\|')} |`)
-      expect(zh).toContain(`| \`${field}\` | \`${value}\` |`)
-    }
+  })
+
+  it('the README lists twelve settings at most, and no detector threshold', async () => {
+    const readme = await readFile('README.md', 'utf8')
+    const fields = [...readme.matchAll(TABLE_ROW)].map((match) => match[1])
+    expect(fields.length).toBeLessThanOrEqual(12)
+    for (const field of fields) expect(Object.hasOwn(DETECTOR_SETTINGS, field), field).toBe(false)
   })
 })
 

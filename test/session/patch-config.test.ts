@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { jsExpression, loopBreakerRows, parsePatchFile, readPatchConfig } from '../../src/session/index.ts'
+import { guardsOf, jsExpression, loopBreakerRows, parsePatchFile, readPatchConfig } from '../../src/session/index.ts'
 
 const scratch = await mkdtemp(join(tmpdir(), 'patch-config-'))
 afterAll(() => rm(scratch, { recursive: true, force: true }))
@@ -69,7 +69,7 @@ describe('parsePatchFile (DSH\'s patch dialect, read with js-yaml)', () => {
 describe('the loop-breaker row of patch files', () => {
   it('reads the package\'s own bundle patch (an insert list) with every setting at its default', async () => {
     const config = await readPatchConfig([join(root, 'cordis.patch.yml')])
-    expect(config).toMatchObject({ reasoningCycleMaxPeriod: 8192, escalate: 'cancel' })
+    expect(config).toMatchObject({ reasoning: 'full', steps: true, escalate: 'cancel' })
   })
 
   it('finds rows by id or package name at any depth', () => {
@@ -80,10 +80,10 @@ describe('the loop-breaker row of patch files', () => {
   it('a later row replaces an earlier one whole, as in DSH\'s layers; later files win', async () => {
     const first = join(scratch, 'first.yml')
     const second = join(scratch, 'second.yml')
-    await writeFile(first, '- id: loop-breaker\n  config:\n    textCycleMinSpan: 512\n    poolMinCoverage: 0.7\n- id: loop-breaker\n  config:\n    poolMinCoverage: 0.8\n')
+    await writeFile(first, '- id: loop-breaker\n  config:\n    text: verbatim\n    tool: off\n- id: loop-breaker\n  config:\n    tool: verbatim\n')
     await writeFile(second, '- id: unrelated\n  config:\n    x: 1\n')
-    expect(await readPatchConfig([first])).toEqual({ poolMinCoverage: 0.8 })
-    expect(await readPatchConfig([first, second])).toEqual({ poolMinCoverage: 0.8 })
+    expect(await readPatchConfig([first])).toEqual({ tool: 'verbatim' })
+    expect(await readPatchConfig([first, second])).toEqual({ tool: 'verbatim' })
     expect(await readPatchConfig([second])).toEqual({})
   })
 
@@ -91,10 +91,18 @@ describe('the loop-breaker row of patch files', () => {
     const fresh = join(scratch, 'fresh.yml')
     const js = join(scratch, 'js.yml')
     await writeFile(fresh, '[]\n')
-    await writeFile(js, '- id: loop-breaker\n  config:\n    textCycleMinSpan: !!js 256 * 2\n')
-    expect(await readPatchConfig([join(root, 'cordis.patch.yml'), fresh])).toMatchObject({ textCycleMinSpan: 896 })
+    await writeFile(js, "- id: loop-breaker\n  config:\n    text: !!js \"'v' + 'erbatim'\"\n")
+    expect(await readPatchConfig([join(root, 'cordis.patch.yml'), fresh])).toMatchObject({ text: 'full' })
     const config = await readPatchConfig([js])
-    expect(jsExpression(config.textCycleMinSpan)).toBe('256 * 2')
+    expect(jsExpression(config.text)).toBe("'v' + 'erbatim'")
     expect(jsExpression(512)).toBeUndefined()
+  })
+
+  it('gives the analyzer the guards, names settings of an earlier version in the live plugin\'s line, and unknown names with the closest setting', () => {
+    const { guards, retired, unknown } = guardsOf({ reasoning: 'verbatim', steps: false, escalate: 'warn', textCycleMinSpan: 512, cropAfter: 4, reasonig: 'off' })
+    expect(guards).toEqual({ reasoning: 'verbatim', steps: false })
+    expect(retired).toMatch(/^loop-breaker: 2 settings of an earlier version left out .*textCycleMinSpan → text; cropAfter → crop;/)
+    expect(unknown).toEqual([{ name: 'reasonig', closest: 'reasoning' }])
+    expect(guardsOf({ escalate: 'warn' })).toEqual({ guards: {}, retired: undefined, unknown: [] })
   })
 })

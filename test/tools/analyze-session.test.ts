@@ -46,7 +46,7 @@ describe('analyze-session --json', () => {
     expect(document.files[0].calls[0].break).toBeNull()
   })
 
-  it('--config reads the loop-breaker row of Cordis patch files, later files winning; --set wins over both', async () => {
+  it('--config reads the guards of the loop-breaker row of Cordis patch files, later files winning; --set wins over both', async () => {
     const first = join(scratch, 'first.patch.yml')
     const second = join(scratch, 'second.patch.yml')
     await writeFile(first, [
@@ -55,35 +55,39 @@ describe('analyze-session --json', () => {
       '  disabled: true',
       '- id: loop-breaker',
       '  config:',
-      '    reasoningPoolMinRepeatedChars: 0   # off',
+      '    reasoning: off   # nothing cut in the reasoning',
       // The README's tuning example: reaction settings, read without a word.
       '    escalate: steer',
       '    resumeAfterBreak: true',
       '    maxFires: 4',
     ].join('\n'))
-    // The second file replaces the first's row whole: the phrase pool back at its default, the novelty echo level on.
-    await writeFile(second, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpan: 384\n')
+    // The second file replaces the first's row whole: the reasoning watched again, verbatim repetition only.
+    await writeFile(second, '- id: loop-breaker\n  config:\n    reasoning: verbatim\n')
     const off = await json('--config', first, loop)
     expect(off.document.files[0].calls[0].break).toBeNull()
     expect(off.stderr).toBe('')
     const on = await json('--config', first, '--config', second, loop)
-    expect(on.document.files[0].calls[0].break).toMatchObject({ rule: 'novelty' })
-    const overridden = await json('--config', second, '--set', 'noveltyEchoMinSpan=0', loop)
-    expect(overridden.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
+    expect(on.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool', side: 'reasoning' })
+    const overridden = await json('--config', second, '--set', 'reasoning=off', loop)
+    expect(overridden.document.files[0].calls[0].break).toBeNull()
   })
 
-  it('--config names a key that is no setting, with the closest one, and replays with the others', async () => {
+  it('--config names a key that is no setting, with the closest one, and settings of an earlier version in one line, and replays with the rest', async () => {
     const typo = join(scratch, 'typo.patch.yml')
-    // The mistyped key would turn the echo level on (a novelty cut); the valid one turns the phrase pool off.
-    await writeFile(typo, '- id: loop-breaker\n  config:\n    noveltyEchoMinSpn: 512\n    escalte: warn\n    zzzzzzzzzz: 1\n    reasoningPoolMinRepeatedChars: 0\n')
+    await writeFile(typo, '- id: loop-breaker\n  config:\n    reasonig: full\n    escalte: warn\n    zzzzzzzzzz: 1\n    reasoning: off\n    textCycleMinSpan: 512\n')
     const { document, stderr } = await json('--config', typo, loop)
-    expect(stderr).toBe([
-      'analyze-session: --config: noveltyEchoMinSpn is not a loop-breaker setting, did you mean noveltyEchoMinSpan? (left aside; the live plugin refuses it)',
+    expect(stderr.split('\n')).toEqual([
+      expect.stringMatching(/^analyze-session: --config: loop-breaker: 1 setting of an earlier version left out .*: textCycleMinSpan → text; /),
+      'analyze-session: --config: reasonig is not a loop-breaker setting, did you mean reasoning? (left aside; the live plugin refuses it)',
       'analyze-session: --config: escalte is not a loop-breaker setting, did you mean escalate? (left aside; the live plugin refuses it)',
       'analyze-session: --config: zzzzzzzzzz is not a loop-breaker setting (left aside; the live plugin refuses it)',
       '',
-    ].join('\n'))
+    ])
     expect(document.files[0].calls[0].break).toBeNull()
+    // A threshold in a patch is left out, as the live plugin leaves it out: the rule it would switch off still cuts.
+    const earlier = join(scratch, 'earlier.patch.yml')
+    await writeFile(earlier, '- id: loop-breaker\n  config:\n    reasoningPoolMinRepeatedChars: 0\n')
+    expect((await json('--config', earlier, loop)).document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
   })
 
   it('--jobs spreads files over worker threads without changing the result', async () => {
@@ -312,6 +316,7 @@ describe('usage', () => {
     [['--set', 'novalue', loop], '--set expects key=value'],
     [['--set', 'poolMinCoverage=2', loop], 'loop-breaker: poolMinCoverage must be at most 1 (got 2)'],
     [['--set', 'unknownSetting=3', loop], 'loop-breaker: unknownSetting must be one of the detector settings'],
+    [['--set', 'reasoning=loud', loop], `loop-breaker: reasoning must be one of 'full', 'verbatim', 'off' (got "loud")`],
     [['--jobs', '0', loop], '--jobs must be a whole number >= 1'],
     [['--config', join(scratch, 'missing.yml'), loop], 'missing.yml: no such file'],
   ])('exit 2 on bad usage: %j', async (args, message) => {
@@ -341,16 +346,16 @@ describe('usage', () => {
     expect(plain.code).toBe(0)
     expect(plain.document.files[0].calls[0].break).toMatchObject({ rule: 'phrase-pool' })
     const flow = join(scratch, 'flow.patch.yml')
-    await writeFile(flow, '- id: other\n  config: &off\n    reasoningPoolMinRepeatedChars: 0\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
+    await writeFile(flow, '- id: other\n  config: &off\n    reasoning: off\n- {id: loop-breaker, config: *off}  # flow style and an alias\n')
     const off = await json('--config', flow, loop)
     expect(off.code).toBe(0)
     expect(off.document.files[0].calls[0].break).toBeNull()
     const js = join(scratch, 'js.patch.yml')
-    await writeFile(js, '- id: loop-breaker\n  config:\n    reasoningPoolMinRepeatedChars: !!js 2 * 256\n')
+    await writeFile(js, '- id: loop-breaker\n  config:\n    reasoning: !!js "\'of\' + \'f\'"\n')
     const refused = await analyze('--config', js, loop)
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('reasoningPoolMinRepeatedChars is a !!js expression (2 * 256) that only DSH can evaluate: give its value with --set reasoningPoolMinRepeatedChars=<value>')
-    const given = await json('--config', js, '--set', 'reasoningPoolMinRepeatedChars=512', loop)
+    expect(refused.stderr).toContain(`reasoning is a !!js expression ('of' + 'f') that only DSH can evaluate: give its value with --set reasoning=<value>`)
+    const given = await json('--config', js, '--set', 'reasoning=off', loop)
     expect(given.code).toBe(0)
   })
 

@@ -11,10 +11,10 @@
 // See docs/judges.md.
 
 import { CallJudge } from './call-judge.ts'
-import type { DetectorConfig } from '../settings.ts'
+import { resolveDetectorConfig, type DetectorConfig } from '../settings.ts'
 import { StepJudge } from './step-judge.ts'
 import type { StepToolCall } from './step-judge.ts'
-import type { StallReason, StepVerdict } from '../types.ts'
+import type { ResolvedDetector, StallReason, StepVerdict } from '../types.ts'
 
 /** What the judges are given of one completed call. */
 export interface CompletedCallObservation {
@@ -52,15 +52,21 @@ export function isJudgedFinish<Kind extends string>(finishKind: Kind | undefined
 export class CompletedCallJudges {
   private readonly callJudge: CallJudge
   private stepJudge: StepJudge
+  private readonly config: DetectorConfig
+  private readonly silent: boolean
 
   /**
    * Both judges of one agent, with no history yet.
-   * @param config - thresholds to override; every field left out takes its default.
+   * @param config - a `DetectorPlan` (whose `guards.steps` false silences both judges), or thresholds to
+   *   override: every field left out takes its default.
    * @throws Error naming the field and the value, on a config the detector refuses.
    */
-  constructor(private readonly config?: Partial<DetectorConfig>) {
-    this.callJudge = new CallJudge(config)
-    this.stepJudge = new StepJudge(config)
+  constructor(config?: Partial<DetectorConfig> | ResolvedDetector) {
+    const resolved = config !== undefined && 'guards' in config ? config : undefined
+    this.config = resolveDetectorConfig(resolved === undefined ? config as Partial<DetectorConfig> | undefined : resolved.config)
+    this.silent = resolved?.guards.steps === false
+    this.callJudge = new CallJudge(this.config)
+    this.stepJudge = new StepJudge(this.config)
   }
 
   /** The user spoke: the cross-step judge starts afresh; the cross-call judge keeps its history. */
@@ -74,6 +80,7 @@ export class CompletedCallJudges {
    * @returns the cross-call judge's finding, else the cross-step judge's, else `undefined`.
    */
   observe(call: CompletedCallObservation): CompletedCallFinding | undefined {
+    if (this.silent) return undefined
     const hasOutput = call.text.trim() !== '' || call.toolCalls.length > 0
     const stall = this.callJudge.observe({ reasoning: call.reasoning, reasoningLength: call.reasoningLength, hasOutput })
     const repeat = this.stepJudge.observe({ text: call.text, toolCalls: call.toolCalls, previousResults: call.previousResults })
