@@ -23,7 +23,7 @@
 // side's text, the verdict does not depend on how the text was split into deltas.
 
 import { isWhitespace, isWordChar } from '../text/char-classes.ts'
-import { opensLikeData, stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from '../text/data-like.ts'
+import { dataSpanOf, opensLikeData, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 
 const GRAM = 8
@@ -46,19 +46,10 @@ function power(base: number, exponent: number): number {
 }
 const BASE_TO_GRAM = power(BASE, GRAM)
 
-export interface CycleThresholds {
+export interface CycleThresholds extends DataSpans {
   readonly maxPeriod: number
   readonly minSpan: number
   readonly minPeriods: number
-  /** Span required when the period looks like data (data-like.ts); 0: no more than `minSpan`. */
-  readonly dataMinSpan: number
-  /**
-   * Whether every data-like period is data (the tool side: files are written on purpose), or only a
-   * row of values or a table row (reasoning and visible text: `stretchIsValueRow`).
-   */
-  readonly writesData: boolean
-  /** Span required in reasoning and visible text when the period is code or structured data (`stretchIsCode`); 0: like prose. */
-  readonly codeMinSpan: number
 }
 
 export class CycleRule {
@@ -173,7 +164,7 @@ export class CycleRule {
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
-      const dataSpan = this.dataSpanOf(length, period, matched)
+      const dataSpan = dataSpanOf(this.thresholds, ring, mask, length - period, length, 0, () => this.lineOpensLikeData(length - matched, length))
       if (dataSpan > matched) {
         this.dataPeriod = period
         this.dataSpan = dataSpan
@@ -184,17 +175,6 @@ export class CycleRule {
       return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched, verifiedAt: length }
     }
     return undefined
-  }
-
-  /** The span a verified period must reach by what repeats in it (0: prose, cut now). */
-  private dataSpanOf(length: number, period: number, matched: number): number {
-    const { ring, mask, thresholds } = this
-    if (thresholds.writesData) {
-      const data = stretchLooksLikeData(ring, mask, length - period, length) || this.lineOpensLikeData(length - matched, length)
-      return data ? thresholds.dataMinSpan : 0
-    }
-    if (stretchIsValueRow(ring, mask, length - period, length)) return thresholds.dataMinSpan
-    return stretchIsCode(ring, mask, length - period, length) ? thresholds.codeMinSpan : 0
   }
 
   /**

@@ -171,3 +171,31 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   if (tightSeparators >= MIN_TIGHT_SEPARATORS) return true
   return lines > 0 && codeLines * 2 >= lines
 }
+
+/** The spans a block repeated back to back must reach, by what it holds (docs/detector.md#confidence). */
+export interface DataSpans {
+  /** Span (chars) of a block that looks like data; 0: no longer than prose. */
+  readonly dataMinSpan: number
+  /**
+   * Whether every data-like block is data (the tool side: files are written on purpose), or only a row
+   * of values or a table row (reasoning and visible text: `stretchIsValueRow`).
+   */
+  readonly writesData: boolean
+  /** Span in reasoning and visible text of a block of code or structured data (`stretchIsCode`); 0: like prose. */
+  readonly codeMinSpan: number
+}
+
+/**
+ * The span a block repeated back to back at [from, to) of `ring` must reach before it is cut (0: prose,
+ * cut now). The tool side's test also reads the `context` chars before the block (a line break there
+ * shows it opens a line) and asks `lineOpensLikeData`, a rule's own reading of the block's line.
+ */
+export function dataSpanOf(spans: DataSpans, ring: Uint16Array, mask: number, from: number, to: number, context = 0,
+  lineOpensLikeData?: () => boolean): number {
+  if (spans.writesData) {
+    const data = stretchLooksLikeData(ring, mask, from - context, to) || (lineOpensLikeData !== undefined && lineOpensLikeData())
+    return data ? spans.dataMinSpan : 0
+  }
+  if (stretchIsValueRow(ring, mask, from, to)) return spans.dataMinSpan
+  return stretchIsCode(ring, mask, from, to) ? spans.codeMinSpan : 0
+}
