@@ -130,5 +130,5 @@ async function touch(file: string, saved: Stats): Promise<number> {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]
 }

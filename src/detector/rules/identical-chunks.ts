@@ -15,7 +15,8 @@ function isLoopMaterial(delta: string): boolean {
   let symbol = -1
   let halfCharacter = false
   for (let i = 0; i < delta.length; i++) {
-    const code = delta.codePointAt(i)!
+    const code = delta.codePointAt(i)
+    if (code === undefined) break
     if (code > 0xffff) i++
     // A lone surrogate is half of a character split across deltas: its other half decides. A delta
     // of halves and white space alone is no blank delta: 3-char deltas over a run of "😀 " read
