@@ -15,7 +15,7 @@ export { closestName } from './closest-name.ts'
  * value given. That line becomes the schemastery `ValidationError` message as is (no path prefix: the
  * line already names the setting), which Cordis prints under its `invalid config:` header.
  */
-export function checkedSchema<T>(fields: Schema, check: (raw: unknown) => void, mistake: abstract new (...args: any[]) => Error): Schema<T> {
+export function checkedSchema<T>(fields: Schema, check: (raw: unknown) => void, mistake: abstract new (...args: never[]) => Error): Schema<T> {
   const checkFirst = Schema.transform(Schema.any(), (raw: unknown) => {
     try {
       check(raw)

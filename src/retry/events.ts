@@ -34,8 +34,10 @@ export function policyKeyOf(kind: RetryableKind): string {
  * @param event - any session event.
  * @returns true for the coordinator's own retry records.
  */
-export function isCoordinatorRetry(event: { type: string; data?: { policyKey?: unknown } }): boolean {
-  return event.type === RETRY_EVENT && typeof event.data?.policyKey === 'string' && event.data.policyKey.startsWith(POLICY_KEY_PREFIX)
+export function isCoordinatorRetry<E extends { type: string; data?: unknown }>(event: E): event is E & { type: typeof RETRY_EVENT; data: CoordinatorRetryEventData } {
+  const data = event.data
+  return event.type === RETRY_EVENT && typeof data === 'object' && data !== null && 'policyKey' in data
+    && typeof data.policyKey === 'string' && data.policyKey.startsWith(POLICY_KEY_PREFIX)
 }
 
 /**

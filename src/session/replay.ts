@@ -15,8 +15,8 @@ type Side = Trip['side']
 
 /** The part of `dsh-loop-breaker/detector` the replay uses. */
 export interface DetectorModule {
-  StreamDetector: new (config?: any) => { push(side: Side, delta: string): Trip | undefined }
-  CompletedCallJudges: new (config?: any) => Pick<CompletedCallJudges, 'observe' | 'userSpoke'>
+  StreamDetector: new (config?: object) => { push(side: Side, delta: string): Trip | undefined }
+  CompletedCallJudges: new (config?: object) => Pick<CompletedCallJudges, 'observe' | 'userSpoke'>
   isJudgedFinish: typeof isJudgedFinish
 }
 
@@ -84,11 +84,11 @@ export class SessionReplay {
  * log does not name count as one block.
  */
 function loopChars(deltas: SessionCall['deltas'], tripIndex: number, trip: Pick<Trip, 'side' | 'loopStart'>): number {
-  const block = deltas[tripIndex]!.block
+  const block = deltas[tripIndex].block
   let sideOffset = 0
   let chars = 0
   for (let index = 0; index <= tripIndex; index++) {
-    const delta = deltas[index]!
+    const delta = deltas[index]
     if (delta.side !== trip.side) continue
     const end = sideOffset + delta.text.length
     if (delta.block === block) chars += Math.max(0, end - Math.max(sideOffset, trip.loopStart))
