@@ -17,7 +17,7 @@ const SIDES: readonly Side[] = ['reasoning', 'text', 'tool']
 export class StreamDetector {
   /** The resolved thresholds this detector runs with (defaults filled in). */
   readonly config: DetectorConfig
-  // One field per side, not a record keyed by the side: a keyed load on every push was 2 % of the
+  // One field per side, not a record keyed by the side: a keyed load on every push costs 2 % of the
   // detector's time on 3-char deltas.
   private reasoning: SideScanner | undefined
   private text: SideScanner | undefined

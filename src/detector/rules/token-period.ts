@@ -1,18 +1,12 @@
-// token period: a block of tokens repeated back to back, modulo case and white space, the way
-// dsh-loop-guard counts it (lower-cased, white space collapsed, split on white space, every
-// CJK character one token): "我再检查一下这个文件。" is 11 tokens, and said `minRepeats` times in a
-// row it is a loop even when the spacing or capitalisation drifts and the cycle rule's exact period
-// breaks. For every block length p up to `maxBlock` it keeps the run of tokens equal to the token p
-// back; a run of p × (minRepeats − 1) means the block appeared minRepeats times.
-// Deliberately let through: blocks with fewer than `minDistinct` distinct tokens ("哈哈哈",
-// "| --- | --- |", "0, 0, 0"), and anything repeated fewer times (a list of similar items). A block a
-// third or more of whose tokens hold no letter, or whose text looks like data as the cycle rule judges
-// a period (data-like.ts), is data (identical table rows, a lookup table's entries, HTML lines): its run is followed until it spans `dataMinSpan` chars (docs/detector.md#confidence).
-//
-// Tokens come from tokenizer.ts as 32-bit hashes. A token's earlier occurrences within `maxBlock`
-// tokens are found through a hash chain, so a token costs its handful of recent twins rather than one
-// comparison per block length; memory is a few arrays of `maxBlock` entries. Offsets and token
-// counts are int32, like the cycle rule's.
+// token period: a block of tokens repeated back to back modulo case and white space, counted as
+// dsh-loop-guard counts it (every CJK character one token): "我再检查一下这个文件。" said `minRepeats`
+// times in a row is a loop even when its spacing or capitalisation drifts and the cycle rule's exact
+// period breaks. For each block length p up to `maxBlock` it keeps the run of tokens equal to the token
+// p back; a run of p × (minRepeats − 1) means the block appeared minRepeats times.
+// Deliberately let through: blocks of fewer than `minDistinct` distinct tokens ("哈哈哈", "0, 0, 0"),
+// blocks repeated fewer times (a list of similar items), and until their data span blocks that look like
+// data (docs/detector.md#confidence). Earlier occurrences are found through a hash chain, so a token
+// costs its few recent twins, not one comparison per block length.
 
 import { dataSpanOf, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'

@@ -1,11 +1,8 @@
-// Splits one side's text into normalised tokens, the material the token-period rule and the unit
-// rules (units.ts) read: ASCII case folded, white space collapsed, every CJK character a token of its
-// own (as dsh-loop-guard's tokenizer does), and on the tool side through the JSON-string decoder. A token travels as
-// a 32-bit FNV hash with its offsets, so a line of any length costs O(1) per character and no text is
-// kept. Each token also carries a masked hash, in which every run of letters and digits that holds a
-// digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, and so
-// does a group of hex letters next to one (an id's group that happens to hold no digit), so the
-// novelty rule compares what changes masked.
+// Splits one side's text into normalised tokens for the token-period rule and the unit rules (units.ts):
+// ASCII case folded, white space collapsed, every CJK character a token (as in dsh-loop-guard's
+// tokenizer), tool arguments read through the JSON-string decoder. A token travels as 32-bit FNV hashes
+// with its offsets, so no text is kept; its masked hash stands what changes as a loop goes round (a run
+// holding a digit, an id's hex group) as one placeholder, for the novelty rule (docs/detector.md#units).
 
 import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isTightSeparator } from './data-like.ts'
