@@ -68,11 +68,7 @@ export class SymbolRunRule {
   /** `jsonText`: the tool side, whose line breaks arrive JSON-escaped (`\n` counts as white space). */
   constructor(private readonly thresholds: SymbolRunThresholds, private readonly jsonText: boolean) {}
 
-  /**
-   * Reads the stride at offsets [from, to) of `ring` (offset i at `i & mask`) backwards from its end,
-   * only as far as the runs that reach its end: a run long enough to trip covers whole strides, so
-   * in normal text this reads two or three chars per stride.
-   */
+  /** Reads the stride at offsets [from, to) of `ring` backwards, as far as the runs reaching its end: one long enough to trip covers whole strides. */
   scan(ring: Uint16Array, mask: number, from: number, to: number): RuleFinding | undefined {
     if (this.thresholds.minChars === 0) return undefined
     // c0: the unit at the stride's end; c1: the one before it. Run 1 repeats c0, run 2 alternates c0, c1.
