@@ -15,7 +15,7 @@ export { closestName } from './closest-name.ts'
  * value given. That line becomes the schemastery `ValidationError` message as is (no path prefix: the
  * line already names the setting), which Cordis prints under its `invalid config:` header.
  */
-export function checkedSchema<T>(fields: Schema, check: (raw: unknown) => void, mistake: abstract new (...args: any[]) => Error): Schema<T> {
+export function checkedSchema<T>(fields: Schema, check: (raw: unknown) => void, mistake: abstract new (...args: never[]) => Error): Schema<T> {
   const checkFirst = Schema.transform(Schema.any(), (raw: unknown) => {
     try {
       check(raw)
@@ -30,10 +30,8 @@ export function checkedSchema<T>(fields: Schema, check: (raw: unknown) => void, 
 
 /**
  * Says on stderr (through `write`) that a live edit of the plugin's row was rejected and the plugin runs on
- * with its previous settings. DSH's loader logs the schema's `ValidationError` with `logger.error`
- * (cordis-plugin-loader, `EntryGroup.update`), and rc.8 prints no log line anywhere (see
- * ./plugin/visible-log.ts), so without this the edit fails silently. Registered from `apply`, it lives
- * exactly while the plugin runs: a rejection at startup, where DSH itself prints the error, passes no one.
+ * with its previous settings: DSH's loader logs the rejection where rc.8 prints nothing
+ * (docs/config.md#on-a-live-edit). Registered from `apply`, it lives exactly while the plugin runs.
  */
 export function sayRejectedEdits(
   ctx: { logger: { exporter(exporter: object): unknown } },

@@ -9,6 +9,7 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { JOURNAL_EVENT_TYPE, JOURNAL_HANDLER_ID, isLegacyJournalType, readJournalRecord } from './journal.ts'
+import { isMapping } from './mapping.ts'
 
 const PACKAGE_NAME = 'dsh-loop-breaker'
 
@@ -18,18 +19,26 @@ export const name = 'loop-breaker-invariant'
 export const inject = ['invariants']
 
 type Fail = (message: string) => never
-interface LoggedEvent { type: string; data: any }
+interface LoggedEvent { type: string; data: unknown }
+/** What the companion reads of a dsh-session `Session` and of the context `dsh-invariants` installs it in. */
+interface LoggedSession { readonly events: readonly LoggedEvent[] }
+interface InstallContext {
+  sessions: { list(): readonly LoggedSession[] }
+  on(event: string, listener: (...args: never[]) => void, options: { global: true }): unknown
+}
+/** The `dsh-invariants` service on the context (a dev dependency only, so its types are not imported). */
+interface InvariantsContext { invariants: { register(packageName: string, installer: typeof install): () => void } }
 
-const SIDES = new Set(['reasoning', 'text', 'tool'])
-const BREAK_ACTIONS = new Set(['warn', 'remind', 'replan', 'cancel', 'stop'])
-const JUDGES = new Set(['call', 'step'])
+const SIDES = new Set<unknown>(['reasoning', 'text', 'tool'])
+const BREAK_ACTIONS = new Set<unknown>(['warn', 'remind', 'replan', 'cancel', 'stop'])
+const JUDGES = new Set<unknown>(['call', 'step'])
 
-function count(value: unknown, min: number): boolean {
+function count(value: unknown, min: number): value is number {
   return Number.isSafeInteger(value) && (value as number) >= min
 }
 
 /** The checks each record kind's own data must pass. */
-function validateRecord(point: string, decision: unknown, record: Record<string, any>, fail: Fail): void {
+function validateRecord(point: string, decision: unknown, record: Record<string, unknown>, fail: Fail): void {
   switch (point) {
     case 'loop-breaker/break':
       if (typeof record.rule !== 'string' || record.rule === '') fail('loop-breaker/break record.rule must be a non-empty string')
@@ -56,8 +65,8 @@ function validateRecord(point: string, decision: unknown, record: Record<string,
 /** Validate one event against the events committed before it. */
 function validateEvent(history: readonly LoggedEvent[], event: LoggedEvent, fail: Fail): void {
   if (isLegacyJournalType(event.type)) fail(`${event.type} is the old record form DSH refuses to load; write ${JOURNAL_EVENT_TYPE} (see dsh-loop-breaker/journal)`)
-  if (event.type !== JOURNAL_EVENT_TYPE || event.data?.handlerId !== JOURNAL_HANDLER_ID) return
   const data = event.data
+  if (event.type !== JOURNAL_EVENT_TYPE || !isMapping(data) || data.handlerId !== JOURNAL_HANDLER_ID) return
   const record = readJournalRecord(event.type, data)
   if (record === undefined) fail(`loop-breaker hook/result must name a known record in point and carry record {turn, step}, got point ${JSON.stringify(data.point)}`)
   if (data.turn !== record.data.turn) fail(`${record.name} names turn ${data.turn} but its record turn ${record.data.turn}`)
@@ -65,7 +74,8 @@ function validateEvent(history: readonly LoggedEvent[], event: LoggedEvent, fail
   if (data.durationMs !== 0) fail(`${record.name} durationMs must be 0 (the reaction runs inside the call it judges)`)
   const boundary = history.findLast((prior) => prior.type === 'turn/start' || prior.type === 'turn/end')
   if (boundary?.type !== 'turn/start') fail(`${record.name} must be appended inside an open turn`)
-  if (boundary.data.turn !== data.turn) fail(`${record.name} names turn ${data.turn} but the open turn is ${boundary.data.turn}`)
+  const openTurn = isMapping(boundary.data) ? boundary.data.turn : undefined
+  if (openTurn !== data.turn) fail(`${record.name} names turn ${data.turn} but the open turn is ${openTurn}`)
   validateRecord(record.name, data.decision, record.data, fail)
 }
 
@@ -76,14 +86,14 @@ function validateSession(events: readonly LoggedEvent[], fail: Fail): void {
 }
 
 /** Install validation for loaded and newly appended loop-breaker records. */
-const install = Object.assign((ctx: any, fail: Fail) => {
+const install = Object.assign((ctx: InstallContext, fail: Fail) => {
   for (const session of ctx.sessions.list()) validateSession(session.events, fail)
-  ctx.on('session/created', (session: any) => validateSession(session.events, fail), { global: true })
-  ctx.on('internal/dispatch', (_mode: unknown, eventName: string, args: [any, LoggedEvent]) => {
+  ctx.on('session/created', (session: LoggedSession) => validateSession(session.events, fail), { global: true })
+  ctx.on('internal/dispatch', (_mode: unknown, eventName: string, args: [LoggedSession, LoggedEvent]) => {
     if (eventName !== 'session/event') return
     const [session, event] = args
     // Only this package's events pay for the history copy `session.events` makes.
-    if (event.type === JOURNAL_EVENT_TYPE ? event.data?.handlerId === JOURNAL_HANDLER_ID : isLegacyJournalType(event.type)) {
+    if (event.type === JOURNAL_EVENT_TYPE ? isMapping(event.data) && event.data.handlerId === JOURNAL_HANDLER_ID : isLegacyJournalType(event.type)) {
       validateEvent(session.events, event, fail)
     }
   }, { global: true })
@@ -94,4 +104,4 @@ const install = Object.assign((ctx: any, fail: Fail) => {
  * @param ctx - Cordis context carrying the invariant service.
  * @returns the installed registration's disposer after setup succeeds.
  */
-export const apply = (ctx: Context): Promise<() => void> => Promise.resolve((ctx as any).invariants.register(PACKAGE_NAME, install))
+export const apply = (ctx: Context): Promise<() => void> => Promise.resolve((ctx as unknown as InvariantsContext).invariants.register(PACKAGE_NAME, install))

@@ -3,14 +3,10 @@
  * session reader, the repair tool). Dependency-free.
  *
  * DSH rc.8 refuses to load a session log holding an event type outside its fixed vocabulary
- * (`dsh-session` `KNOWN_SESSION_EVENT_TYPES`) unless the event carries `ignorable: true`, which
- * `session.append` cannot set. So every reaction is written as `hook/result`: a type rc.8 knows, that no
- * rc.8 package produces or interprets and no rc.8 invariant companion constrains (DSH's later
- * `dsh-hook-protocol` gives it the envelope used here: `turn`, `point`, `handlerId`, `decision`,
- * `durationMs`). The envelope's `point` names the reaction (`loop-breaker/break`, ...), `decision` is
- * what the plugin did, and `record` carries the reaction's own data. Logs written before this format
- * used the reaction name as the event type itself (`loop-breaker/break {data}`), which rc.8 refuses to
- * load; readers accept both, and `tools/repair-session.mjs` rewrites the old form into this one.
+ * (`dsh-session` `KNOWN_SESSION_EVENT_TYPES`), so every reaction is written as `hook/result`, a type rc.8
+ * knows and nothing in rc.8 interprets, in the envelope DSH's `dsh-hook-protocol` gives it. The old form
+ * (the reaction name as the event type, `loop-breaker/break {data}`) does not load: readers accept it,
+ * and `tools/repair-session.mjs` rewrites it into this one.
  */
 
 import { isMapping } from './mapping.ts'

@@ -9,6 +9,6 @@
  * @param value - any parsed value.
  * @returns true for a mapping, narrowing `value` to a record of its fields.
  */
-export function isMapping(value: unknown): value is Record<string, any> {
+export function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

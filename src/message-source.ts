@@ -23,7 +23,7 @@ export function isUserSource(source: unknown): boolean {
  * @param source - the message's `source`.
  * @returns true for the source `createNotice` stamps (kind `plugin`, plugin `loop-breaker`, form `notice`).
  */
-export function isLoopBreakerNotice(source: unknown): source is Record<string, any> {
+export function isLoopBreakerNotice(source: unknown): source is Record<string, unknown> {
   return isMapping(source) && source.kind === NOTICE_SOURCE.kind && source.plugin === NOTICE_SOURCE.plugin && source.form === NOTICE_SOURCE.form
 }
 

@@ -1,18 +1,9 @@
 /**
- * Live-edit feedback for a save of a patch file that dsh could not apply at all, for both DSH plugins of this
- * package. The rc.8 launcher watches the profile's and `$DSH_HOME`'s `cordis.patch.yml` through the Cordis
- * HMR service and re-reads both on every change (`watchUserPatches` and `loadOptionalPatches` of
- * `@deepseek-ai/dsh-app-boot`). A file that does not parse fails that refresh before any row sees it: HMR
- * logs the failure (to no console in rc.8, see ./plugin/visible-log.ts) and emits
- * `hmr/config-update-failed` (cordis-plugin-hmr `refreshConfig`); dsh runs on with every row as it was, and
- * its next start fails on the file. So one running plugin of the package, listening to that event, reads the
- * files again and says what is wrong in one line.
- *
- * The same event also marks a save the watcher read half-written: an editor that saves in place truncates
- * the file, then writes it, and the host may read the empty file between the two; the watcher (chokidar)
- * drops a second change within 50 ms of the first, so the save itself is never read, and a mistake in it is
- * never refused (nor a correct value applied). When every file parses once the save has settled, the
- * listener touches the saved file (its modification time only), and the watcher reads it again.
+ * Live-edit feedback for a save of a patch file that dsh could not apply at all, for both DSH plugins of
+ * this package: such a save reaches no row, and rc.8 says nothing of it, so one running plugin listens to
+ * `hmr/config-update-failed`, reads the files again and says what is wrong in one line. When every file
+ * parses once the save has settled, the save was read half-written: the listener touches the file so the
+ * watcher reads it again. Why and the host code involved: docs/config.md#on-a-live-edit.
  *
  * Not covered: a save read half-written that still parses (a write split in pieces) is applied as read.
  */
@@ -130,5 +121,5 @@ async function touch(file: string, saved: Stats): Promise<number> {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]
 }

@@ -1,14 +1,8 @@
-// One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of
-// recent text shared by the rules, written by the cycle rule, which indexes each char in the same pass
-// (one read of the delta per char); the text is examined one stride (`cycleCheckStride` chars) at a
-// time: each time the side reaches a multiple of the stride, the tokenizer reads that stride from the
-// ring for the token rules, and the cycle check runs at its end. So every rule but
-// identical-chunks decides on the text alone, whatever the delta boundaries (split-invariance up to
-// the stride: the verdict is the same, and the push that reports it is the one that reaches the end
-// of the stride where the evidence completed). Memory is the ring and the rules' bounded state,
-// never the text itself. The token-period rule and the unit rules (phrase-pool, novelty, through
-// units.ts) read the stride through one tokenizer, in text order, so the first evidence completed in
-// the text wins.
+// One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of recent
+// text the rules share (the cycle rule writes and indexes each char in one pass). At each multiple of
+// `cycleCheckStride` the tokenizer reads that stride for the token and unit rules, in text order, then
+// the symbol-run and cycle checks run at its end. So every rule but identical-chunks decides on the text
+// alone, whatever the delta boundaries, and memory is the ring and the rules' bounded state.
 
 import { CycleRule } from './rules/cycle.ts'
 import type { RuleFinding } from './finding.ts'
@@ -29,7 +23,7 @@ export class SideScanner {
   private readonly ring: Uint16Array
   private readonly mask: number
   private readonly cycle: CycleRule
-  /** Feeds the phrase-pool and token-period rules. */
+  /** Feeds the token-period and unit rules. */
   private readonly tokenizer: Tokenizer
   private readonly symbolRun: SymbolRunRule
   private readonly chunks: IdenticalChunksRule

@@ -18,7 +18,7 @@ const SIDES: readonly Side[] = ['reasoning', 'text', 'tool']
 export class StreamDetector {
   /** The resolved config this detector runs with: thresholds with defaults filled in, each side's rules. */
   readonly plan: DetectorPlan
-  // One field per side, not a record keyed by the side: a keyed load on every push was 2 % of the
+  // One field per side, not a record keyed by the side: a keyed load on every push costs 2 % of the
   // detector's time on 3-char deltas.
   // null: the side is not watched (its guard is 'off').
   private reasoning: SideScanner | null | undefined

@@ -15,18 +15,15 @@ export interface Trip {
   /** UTF-16 length of that side's text streamed so far, including the tripping delta. */
   readonly at: number
   /**
-   * How much text is actual repetition, not the call's length: for cycle, token-period and
-   * identical-chunks the stretch from `loopStart` to where the rule verified it; for phrase-pool the
-   * repeated units' mass from `loopStart` on (Σ (sightings − 1) × length); for novelty the familiar
-   * run's length; for symbol-run the run's length.
+   * How much text is repetition: for phrase-pool the repeated units' mass from `loopStart` on
+   * (Σ (sightings − 1) × length); for the other rules the stretch from `loopStart` to where the rule verified the loop.
    */
   readonly repeatedChars: number
   /**
-   * UTF-16 offset in that side's text where the repeated stretch begins, within one period of where
-   * the loop began. For cycle, token-period and identical-chunks one copy of the repeated material
-   * stays before it, so `text.slice(0, loopStart)` still shows what the model kept saying; for
-   * phrase-pool (a vocabulary, not one copy) it is the pool's first unit; for novelty where the
-   * familiar run began (its material was seen twice before it); for symbol-run the run's first character.
+   * UTF-16 offset in that side's text where the repeated stretch begins: for cycle, token-period and
+   * identical-chunks after one copy of the material, so `text.slice(0, loopStart)` still shows what the
+   * model kept saying; for phrase-pool the pool's first unit; for novelty where the familiar run began;
+   * for symbol-run the run's first character.
    */
   readonly loopStart: number
 }

@@ -120,9 +120,7 @@ async function retry(
 ): Promise<RequestErrorAction> {
   const { agent, turn, step, provider, failure, signal } = payload
   const budget = deps.budgets.forProvider(provider)[kind]
-  const stepRetries = (agent.session.events as any[]).filter(
-    (event) => isCoordinatorRetry(event) && event.data.turn === turn && event.data.step === step,
-  )
+  const stepRetries = agent.session.events.filter(isCoordinatorRetry).filter((event) => event.data.turn === turn && event.data.step === step)
   const policyKey = policyKeyOf(kind)
   const previous = stepRetries.findLast((event) => event.data.policyKey === policyKey)
   const attempts: number = previous?.data.retry ?? 0

@@ -1,13 +1,8 @@
 /**
- * The coordinator's durable record of each retry. It is written as DSH's own `llm/retry` /
- * `llm/retry-started` events (declared by `dsh-llm-retry` on the session event map), extended with the
- * coordinator's fields, rather than as new event types: DSH rc.8's persistence refuses to resume a
- * session that holds an event type outside its built-in list, so a plugin-named retry event would make
- * every session that ever retried impossible to resume. As `llm/retry` the record is resumable, shown by
- * DSH's UIs as a retry, and checked by `dsh-llm-retry`'s own invariant companion (numbering per
- * provider and `policyKey`, one `retryId` per chain). One `policyKey` per kind keeps each kind's count
- * separate. Counts and the step's deadline are derived from these events, so a resumed session
- * continues its budget instead of starting a fresh one.
+ * The coordinator's durable record of each retry: DSH's own `llm/retry` / `llm/retry-started` events
+ * extended with the coordinator's fields, not new event types, because rc.8's persistence refuses to
+ * resume a session holding an event type outside its built-in list (docs/retry.md#durable-events). Counts
+ * and the step's deadline are derived from these events, so a resumed session continues its budget.
  */
 import type { LlmFailure } from '@deepseek-ai/dsh-llm'
 import type { RetryId } from '@deepseek-ai/dsh-llm-retry'
@@ -34,8 +29,10 @@ export function policyKeyOf(kind: RetryableKind): string {
  * @param event - any session event.
  * @returns true for the coordinator's own retry records.
  */
-export function isCoordinatorRetry(event: { type: string; data?: { policyKey?: unknown } }): boolean {
-  return event.type === RETRY_EVENT && typeof event.data?.policyKey === 'string' && event.data.policyKey.startsWith(POLICY_KEY_PREFIX)
+export function isCoordinatorRetry<E extends { type: string; data?: unknown }>(event: E): event is E & { type: typeof RETRY_EVENT; data: CoordinatorRetryEventData } {
+  const data = event.data
+  return event.type === RETRY_EVENT && typeof data === 'object' && data !== null && 'policyKey' in data
+    && typeof data.policyKey === 'string' && data.policyKey.startsWith(POLICY_KEY_PREFIX)
 }
 
 /**

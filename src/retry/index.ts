@@ -46,18 +46,19 @@ export interface Config {
   providers?: Record<string, Partial<Record<RetryableKind, BudgetPatch>>>
 }
 
-const ConfigFields = Schema.object({
+const SETTINGS = {
   budgets: Schema.dict(BudgetPatchSchema).default({}).description('Budget overrides per retryable kind.'),
   providers: Schema.dict(Schema.dict(BudgetPatchSchema)).default({}).description('Budget overrides per provider, then per kind.'),
-})
+}
+const ConfigFields = Schema.object(SETTINGS)
 
 /** Every check of the budgets, run inside the schema (see ../checked-schema.ts), by the same code `apply` resolves them with. */
 function checkConfig(raw: unknown): void {
   if (raw === undefined || raw === null) return
   if (!isMapping(raw)) throw new BudgetError(`${PLUGIN_NAME}: config must be a mapping with budgets and providers (got ${JSON.stringify(raw)})`)
   for (const key of Object.keys(raw)) {
-    if (Object.hasOwn(ConfigFields.dict!, key)) continue
-    const closest = closestName(key, Object.keys(ConfigFields.dict!))
+    if (Object.hasOwn(SETTINGS, key)) continue
+    const closest = closestName(key, Object.keys(SETTINGS))
     throw new BudgetError(`${PLUGIN_NAME}: ${key} is not a setting, ${closest !== undefined ? `did you mean ${closest}?` : 'the settings are budgets and providers'} (got ${key}: ${JSON.stringify(raw[key])})`)
   }
   resolveBudgets(raw.budgets as Record<string, unknown> | undefined, raw.providers as Record<string, Record<string, unknown>> | undefined)

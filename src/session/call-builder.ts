@@ -5,6 +5,7 @@
  * `{type:'chunk'}` stream records) or by packed runs (`*-chunks` rows), which
  * expand to exactly the deltas they were packed from.
  */
+import { isMapping } from '../mapping.ts'
 import { readTrimMarker } from '../trim-marker.ts'
 import type { Delta, DeltaSide, FinishReason, PluginEvent, SessionCall, ToolCall } from './types.ts'
 
@@ -24,7 +25,7 @@ export class CallBuilder {
   private trimmed: SessionCall['trimmed']
   private readonly toolCalls: ToolCall[] = []
   /** Tool-call blocks by stream index, until their `block-end` gives the final call. */
-  private readonly openTools = new Map<number, OpenToolCall>()
+  private readonly openTools = new Map<unknown, OpenToolCall>()
   finish: FinishReason | undefined
   hasMessage = false
   /** Why part of this call may be missing (a skipped stretch of a damaged log). */
@@ -36,7 +37,7 @@ export class CallBuilder {
    * Applies one stream chunk. Returns false for a chunk type this reader does
    * not know (a newer DSH or a plugin's own chunk), which the caller counts.
    */
-  chunk(chunk: Record<string, any>): boolean {
+  chunk(chunk: Record<string, unknown>): boolean {
     switch (chunk.type) {
       case 'text-delta':
         this.push('text', chunk.text, chunk.index)
@@ -48,11 +49,11 @@ export class CallBuilder {
         this.toolDelta(chunk.index, chunk.id, chunk.name, chunk.argumentsDelta)
         return true
       case 'block-end':
-        if (chunk.block?.type === 'tool-call') this.closeTool(chunk.index, chunk.block)
+        if (isMapping(chunk.block) && chunk.block.type === 'tool-call') this.closeTool(chunk.index, chunk.block)
         this.trimmedBlock(chunk.block)
         return true
       case 'finish':
-        this.finish = chunk.reason
+        this.finish = chunk.reason as FinishReason | undefined
         return true
       case 'block-start':
       case 'usage':
@@ -63,12 +64,12 @@ export class CallBuilder {
   }
 
   /** A packed run of text or reasoning deltas, streamed into block `index`. */
-  run(side: 'text' | 'reasoning', index: unknown, texts: readonly string[]): void {
+  run(side: 'text' | 'reasoning', index: unknown, texts: readonly unknown[]): void {
     for (const text of texts) this.push(side, text, index)
   }
 
   /** A packed run of one tool call's argument deltas. */
-  toolRun(index: number, id: string, name: string | undefined, args: readonly string[]): void {
+  toolRun(index: unknown, id: unknown, name: unknown, args: readonly unknown[]): void {
     for (const delta of args) this.toolDelta(index, id, name, delta)
   }
 
@@ -114,7 +115,7 @@ export class CallBuilder {
     else this.toolChars += text.length
   }
 
-  private toolDelta(index: number, id: unknown, name: unknown, delta: unknown): void {
+  private toolDelta(index: unknown, id: unknown, name: unknown, delta: unknown): void {
     if (typeof delta !== 'string') return
     this.push('tool', delta, index)
     let open = this.openTools.get(index)
@@ -126,7 +127,7 @@ export class CallBuilder {
     open.arguments += delta
   }
 
-  private closeTool(index: number, block: Record<string, unknown>): void {
+  private closeTool(index: unknown, block: Record<string, unknown>): void {
     const open = this.openTools.get(index)
     this.openTools.delete(index)
     this.toolCalls.push({

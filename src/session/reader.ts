@@ -81,7 +81,7 @@ export class SessionReader implements AsyncIterable<SessionItem> {
         return
       }
       const parts = (carry + decoded).split('\n')
-      carry = parts.pop()!
+      carry = parts.pop() ?? ''
       for (const line of parts) this.line(line)
     }
     const damaged = (damage: ZstdDamage) => {
@@ -168,7 +168,7 @@ export class SessionReader implements AsyncIterable<SessionItem> {
   }
 
   private *drain(): Generator<SessionItem> {
-    while (this.queue.length > 0) yield this.queue.shift()!
+    for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) yield item
   }
 }
 

@@ -119,12 +119,14 @@ export async function repairSessionLog(
       await takeLines(chunk)
       continue
     }
-    decode(() => decoder!.push(chunk))
+    const active = decoder
+    decode(() => active.push(chunk))
     for (const bytes of decoded.splice(0)) await takeLines(bytes)
   }
   if (first) throw new RepairError('not-a-session', `${file}: not a DSH session log (empty file)`)
   if (decoder !== undefined) {
-    decode(() => decoder!.end())
+    const active = decoder
+    decode(() => active.end())
     for (const bytes of decoded.splice(0)) await takeLines(bytes)
   }
   // A last line without its newline (a torn write) is copied as it is.

@@ -91,7 +91,9 @@ export async function runReplayWorker(): Promise<void> {
   const { detectorUrl, configs } = workerData as { detectorUrl: string; configs: object[] }
   const detector = await import(detectorUrl) as DetectorModule
   const replays = configs.map((config) => new SessionReplay(detector, config))
-  parentPort!.on('message', (batch: Packed[]) => {
+  const port = parentPort
+  if (port === null) throw new Error('runReplayWorker: not running in a worker thread')
+  port.on('message', (batch: Packed[]) => {
     const verdicts: CallVerdicts[] = []
     for (const item of batch) {
       if (item.user) {
@@ -101,7 +103,7 @@ export async function runReplayWorker(): Promise<void> {
       const call = unpack(item)
       verdicts.push(replays.map((replay) => replay.call(call)))
     }
-    parentPort!.postMessage(verdicts)
+    port.postMessage(verdicts)
   })
 }
 
@@ -112,7 +114,7 @@ function pack(call: SessionCall): Packed {
   const blocks = new Int32Array(deltas.length)
   let text = ''
   for (let index = 0; index < deltas.length; index++) {
-    const delta = deltas[index]!
+    const delta = deltas[index]
     lengths[index] = delta.text.length
     sides[index] = delta.side === 'reasoning' ? 0 : delta.side === 'text' ? 1 : 2
     blocks[index] = delta.block ?? NO_BLOCK
@@ -126,10 +128,10 @@ function unpack(packed: Extract<Packed, { text: string }>): SessionCall {
   const deltas = new Array(packed.lengths.length)
   let at = 0
   for (let index = 0; index < packed.lengths.length; index++) {
-    const length = packed.lengths[index]!
-    const block = packed.blocks[index]!
+    const length = packed.lengths[index]
+    const block = packed.blocks[index]
     const text = packed.text.slice(at, at + length)
-    deltas[index] = block === NO_BLOCK ? { side: SIDES[packed.sides[index]!], text } : { side: SIDES[packed.sides[index]!], text, block }
+    deltas[index] = block === NO_BLOCK ? { side: SIDES[packed.sides[index]], text } : { side: SIDES[packed.sides[index]], text, block }
     at += length
   }
   return {

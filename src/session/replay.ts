@@ -97,11 +97,11 @@ export class SessionReplay {
  * log does not name count as one block.
  */
 function loopChars(deltas: SessionCall['deltas'], tripIndex: number, trip: Pick<Trip, 'side' | 'loopStart'>): number {
-  const block = deltas[tripIndex]!.block
+  const block = deltas[tripIndex].block
   let sideOffset = 0
   let chars = 0
   for (let index = 0; index <= tripIndex; index++) {
-    const delta = deltas[index]!
+    const delta = deltas[index]
     if (delta.side !== trip.side) continue
     const end = sideOffset + delta.text.length
     if (delta.block === block) chars += Math.max(0, end - Math.max(sideOffset, trip.loopStart))

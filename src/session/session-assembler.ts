@@ -58,7 +58,7 @@ export class SessionAssembler {
       this.report({ kind: 'malformed-record', line, message: `line ${line}: not a JSON object` })
       return
     }
-    const record = value as Record<string, any>
+    const record = value as Record<string, unknown>
     const type = record.type
     if (typeof type !== 'string') {
       this.count('(no type)')
@@ -79,7 +79,7 @@ export class SessionAssembler {
     if (type === 'step/start') this.gapReason = undefined
     const journal = readJournalRecord(type, record.data)
     if (journal !== undefined) {
-      this.pluginEvent({ type: journal.name, seq: record.seq, time: record.time, data: journal.data })
+      this.pluginEvent({ type: journal.name, seq: record.seq as number | undefined, time: record.time as number | undefined, data: journal.data })
       return
     }
     if (type === 'user/message' && isMapping(record.data) && isUserSource(record.data.source)) {
@@ -145,7 +145,7 @@ export class SessionAssembler {
     this.releaseEarly(undefined)
   }
 
-  private chunk(turn: number, step: number, chunk: Record<string, any>): void {
+  private chunk(turn: number, step: number, chunk: Record<string, unknown>): void {
     const call = this.callFor(turn, step)
     if (!call.chunk(chunk)) this.count(`chunk:${String(chunk.type)}`)
   }
@@ -191,7 +191,7 @@ export class SessionAssembler {
   }
 
   /** rc.8 packed rows: `{type, seq0, time0, data:{turn, step, index, dt, texts|args, id?, name?}}`. */
-  private packedRow(type: string, row: Record<string, any>, line: number): void {
+  private packedRow(type: string, row: Record<string, unknown>, line: number): void {
     const data = row.data
     if (!isMapping(data) || typeof data.turn !== 'number' || typeof data.step !== 'number') {
       this.report({ kind: 'malformed-record', line, message: `line ${line}: ${type} row without numeric data.turn and data.step` })
@@ -220,7 +220,7 @@ export class SessionAssembler {
   }
 
   /** A packed run; its members are type-checked one by one as they are taken (non-strings are dropped). */
-  private run(call: CallBuilder, type: string, run: Record<string, any>): boolean {
+  private run(call: CallBuilder, type: string, run: Record<string, unknown>): boolean {
     if (type === 'tool-call-chunks') {
       if (!Array.isArray(run.args)) return false
       call.toolRun(run.index, run.id, run.name, run.args)

@@ -75,9 +75,9 @@ function roundInPlace(state: Uint32Array, i: number, inH: number, inL: number): 
   let ml = t >>> 0
   let mh = ((t - ml) * TWO_TO_MINUS_32 + (b - b0) * TWO_TO_MINUS_16 + Math.imul(inH, P2L) + Math.imul(inL, P2H)) >>> 0
   // acc + that
-  const sum = state[2 * i + 1]! + ml
+  const sum = state[2 * i + 1] + ml
   ml = sum >>> 0
-  mh = (state[2 * i]! + mh + (sum > 0xffffffff ? 1 : 0)) >>> 0
+  mh = (state[2 * i] + mh + (sum > 0xffffffff ? 1 : 0)) >>> 0
   // rotl 31
   const rh = ((mh << 31) | (ml >>> 1)) >>> 0
   const rl = ((ml << 31) | (mh >>> 1)) >>> 0
@@ -94,7 +94,7 @@ function roundInPlace(state: Uint32Array, i: number, inH: number, inL: number): 
 const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1
 
 function readU32(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+  return (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0
 }
 
 /** Feed bytes in any slicing with `update`; `digest` gives the 64-bit hash as [high, low]. */
@@ -131,12 +131,12 @@ export class Xxh64 {
     let h: number, l: number
     if (this.length >= 32) {
       const v = this.state
-      rotl(v[0]!, v[1]!, 1); let sh = hi, sl = lo
-      rotl(v[2]!, v[3]!, 7); add(sh, sl, hi, lo); sh = hi; sl = lo
-      rotl(v[4]!, v[5]!, 12); add(sh, sl, hi, lo); sh = hi; sl = lo
-      rotl(v[6]!, v[7]!, 18); add(sh, sl, hi, lo); h = hi; l = lo
+      rotl(v[0], v[1], 1); let sh = hi, sl = lo
+      rotl(v[2], v[3], 7); add(sh, sl, hi, lo); sh = hi; sl = lo
+      rotl(v[4], v[5], 12); add(sh, sl, hi, lo); sh = hi; sl = lo
+      rotl(v[6], v[7], 18); add(sh, sl, hi, lo); h = hi; l = lo
       for (let i = 0; i < 8; i += 2) {
-        round(0, 0, v[i]!, v[i + 1]!)
+        round(0, 0, v[i], v[i + 1])
         h = (h ^ hi) >>> 0; l = (l ^ lo) >>> 0
         mul(h, l, P1H, P1L); add(hi, lo, P4H, P4L); h = hi; l = lo
       }
@@ -158,7 +158,7 @@ export class Xxh64 {
       at += 4
     }
     for (; at < this.buffered; at++) {
-      mul(0, tail[at]!, P5H, P5L)
+      mul(0, tail[at], P5H, P5L)
       rotl((h ^ hi) >>> 0, (l ^ lo) >>> 0, 11)
       mul(hi, lo, P1H, P1L); h = hi; l = lo
     }
@@ -177,10 +177,10 @@ export class Xxh64 {
       // Aligned (fzstd's output always is): read the lanes as 32-bit words, two loads per lane.
       const words = new Uint32Array(bytes.buffer, bytes.byteOffset + from, (to - from) / 4)
       for (let at = 0; at < words.length; at += 8) {
-        roundInPlace(state, 0, words[at + 1]!, words[at]!)
-        roundInPlace(state, 1, words[at + 3]!, words[at + 2]!)
-        roundInPlace(state, 2, words[at + 5]!, words[at + 4]!)
-        roundInPlace(state, 3, words[at + 7]!, words[at + 6]!)
+        roundInPlace(state, 0, words[at + 1], words[at])
+        roundInPlace(state, 1, words[at + 3], words[at + 2])
+        roundInPlace(state, 2, words[at + 5], words[at + 4])
+        roundInPlace(state, 3, words[at + 7], words[at + 6])
       }
       return
     }

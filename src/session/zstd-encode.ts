@@ -29,7 +29,7 @@ export const zstdCompressionAvailable = zstdCompressSync !== undefined && CHECKS
  * @returns one complete zstd frame (with a content checksum when compressed).
  */
 export function zstdFrame(bytes: Uint8Array, options: { raw?: boolean } = {}): Uint8Array {
-  if (zstdCompressionAvailable && options.raw !== true) return zstdCompressSync!(bytes, { params: { [CHECKSUM_FLAG!]: 1 } })
+  if (options.raw !== true && zstdCompressSync !== undefined && CHECKSUM_FLAG !== undefined) return zstdCompressSync(bytes, { params: { [CHECKSUM_FLAG]: 1 } })
   return rawZstdFrame(bytes)
 }
 
@@ -42,7 +42,7 @@ export function rawZstdFrame(bytes: Uint8Array): Uint8Array {
   const size = bytes.length
   // Frame_Content_Size field: 1 byte (< 256, only with Single_Segment), 2 bytes (value - 256), 4 or 8 bytes.
   const sizeFlag = size < 256 ? 0 : size < 65536 + 256 ? 1 : size < 2 ** 32 ? 2 : 3
-  const sizeBytes = [1, 2, 4, 8][sizeFlag]!
+  const sizeBytes = [1, 2, 4, 8][sizeFlag]
   const blocks = Math.max(1, Math.ceil(size / MAX_BLOCK))
   const frame = new Uint8Array(4 + 1 + sizeBytes + blocks * 3 + size)
   const view = new DataView(frame.buffer)

@@ -211,10 +211,10 @@ export class ZstdFramesDecoder {
         const magic = readU32(header, 0)
         if (((magic & SKIPPABLE_MASK) >>> 0) === SKIPPABLE_MAGIC) return 8
         if (magic !== FRAME_MAGIC) return 5 // rejected by consumeHeader
-        const descriptor = header[4]!
+        const descriptor = header[4]
         const singleSegment = (descriptor >> 5) & 1
-        const dictionaryBytes = [0, 1, 2, 4][descriptor & 3]!
-        const contentSizeBytes = [singleSegment, 2, 4, 8][descriptor >> 6]!
+        const dictionaryBytes = [0, 1, 2, 4][descriptor & 3]
+        const contentSizeBytes = [singleSegment, 2, 4, 8][descriptor >> 6]
         return 5 + (singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes
       }
     }
@@ -225,7 +225,7 @@ export class ZstdFramesDecoder {
     switch (this.stage.kind) {
       case 'block-header': {
         this.feed(header)
-        const raw = header[0]! | (header[1]! << 8) | (header[2]! << 16)
+        const raw = header[0] | (header[1] << 8) | (header[2] << 16)
         const last = (raw & 1) === 1
         const type = (raw >> 1) & 3
         const size = raw >>> 3
@@ -254,7 +254,7 @@ export class ZstdFramesDecoder {
         const why = frameHeaderFault(header, magic)
         if (why !== undefined) return this.unfollowable(why, header.subarray(1))
         this.reportDamage()
-        const descriptor = header[4]!
+        const descriptor = header[4]
         this.frameChecksum = ((descriptor >> 2) & 1) === 1
         this.frame = undefined
         this.frameHash = undefined
@@ -280,13 +280,14 @@ export class ZstdFramesDecoder {
     let failure = this.frameFailure
     let decoded: Uint8Array | undefined
     let actual: number | undefined
-    const streamed = this.frame !== undefined
+    const frame = this.frame
+    const streamed = frame !== undefined
     const bytes = streamed ? undefined : joinParts(this.frameParts, this.frameLength)
     const window = bytes?.[5] ?? 0
     if (failure === undefined) {
       try {
-        if (bytes === undefined) this.frame!.push(new Uint8Array(0), true)
-        else decoded = decodeWhole(bytes, this.frameOutput)
+        if (frame !== undefined) frame.push(new Uint8Array(0), true)
+        else if (bytes !== undefined) decoded = decodeWhole(bytes, this.frameOutput)
       } catch (error) {
         failure = describe(error)
       } finally {
@@ -307,8 +308,8 @@ export class ZstdFramesDecoder {
       this.openDamage('corrupt-frame', `${failure}${streamed ? ' (a frame streamed in parts: what it yielded before the failure was passed on)' : ''}`, bytes)
       return
     }
-    if (actual !== undefined) {
-      const stored = checksum!.toString(16).padStart(8, '0')
+    if (actual !== undefined && checksum !== undefined) {
+      const stored = checksum.toString(16).padStart(8, '0')
       const computed = actual.toString(16).padStart(8, '0')
       this.openDamage('checksum-mismatch', `content checksum mismatch (stored ${stored}, content decodes to ${computed})${streamed ? ' (a frame streamed in parts: its content was already passed on)' : ''}`, bytes)
       return
@@ -444,11 +445,11 @@ export class ZstdFramesDecoder {
 /** Why a frame header cannot be decoded, or undefined when it can. */
 function frameHeaderFault(header: Uint8Array, magic: number): string | undefined {
   if (magic !== FRAME_MAGIC) return 'no zstd frame starts here'
-  const descriptor = header[4]!
+  const descriptor = header[4]
   if (descriptor & 8) return 'reserved frame header bit set'
   if ((descriptor & 3) !== 0) return 'frame needs a dictionary'
   if (!((descriptor >> 5) & 1)) {
-    const windowDescriptor = header[5]!
+    const windowDescriptor = header[5]
     const base = 2 ** (10 + (windowDescriptor >> 3))
     const window = base + (base / 8) * (windowDescriptor & 7)
     if (window > MAX_WINDOW) return `window size ${window} exceeds ${MAX_WINDOW}`
@@ -476,8 +477,8 @@ function findMagic(bytes: Uint8Array): number {
  * window) or throws, and the frame is decoded again with the safe bound.
  */
 function decodeWhole(frame: Uint8Array, bound: number): Uint8Array {
-  if ((frame[4]! >> 5) & 1) return decompress(frame) // single segment: the window is the content size already
-  const declared = frame[5]!
+  if ((frame[4] >> 5) & 1) return decompress(frame) // single segment: the window is the content size already
+  const declared = frame[5]
   const declaredSize = 2 ** (10 + (declared >> 3)) * (1 + (declared & 7) / 8)
   const guess = windowExponent(Math.max(1024, frame.length * 4))
   if (2 ** (10 + guess) < Math.min(bound, declaredSize)) {
@@ -500,7 +501,7 @@ function windowExponent(bytes: number): number {
 }
 
 function joinParts(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!
+  if (parts.length === 1) return parts[0]
   const out = new Uint8Array(length)
   let at = 0
   for (const part of parts) {
@@ -511,15 +512,15 @@ function joinParts(parts: Uint8Array[], length: number): Uint8Array {
 }
 
 function frameContentSize(header: Uint8Array, descriptor: number): number {
-  const bytes = [1, 2, 4, 8][descriptor >> 6]!
-  const start = 5 + [0, 1, 2, 4][descriptor & 3]!
+  const bytes = [1, 2, 4, 8][descriptor >> 6]
+  const start = 5 + [0, 1, 2, 4][descriptor & 3]
   let size = 0
-  for (let i = bytes - 1; i >= 0; i--) size = size * 256 + header[start + i]!
+  for (let i = bytes - 1; i >= 0; i--) size = size * 256 + header[start + i]
   return bytes === 2 ? size + 256 : size
 }
 
 function readU32(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+  return (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -1,16 +1,8 @@
 // Cross-call stall: the model thinks at length and produces nothing, or its reasoning restates the
-// previous call's material, call after call. Each call is judged after it finishes; a stall is
-// reported once `maxThinkingSteps` stalled calls accumulate in a row, then the count restarts so a
-// stubborn stall is reported again after another N. Calls with reasoning shorter than
-// `minReasoningChars` (a quick "OK, next") neither count nor reset: they are not evidence either way.
-// Restatement is the share of the distinct character 4-grams of the call's last `callJudgeWindowChars`
-// chars of reasoning already present in the same window of the previous long call; 4-grams are hashed
-// to 32 bits (a collision inflates the share by < 1e-4 at 100k distinct 4-grams), which keeps the
-// remembered set compact. The window bounds time and memory whatever a call's length, so a caller may
-// hand over only the reasoning's tail with its full length.
-// A call that restates the previous call's material and then goes on to new work is progress (a
-// model recapping its plan before the next step): a call counts as a restatement only when its last
-// `restatementTailChars` chars are restated too. See docs/judges.md.
+// previous call's material, call after call (docs/judges.md#the-call-judge). Restatement is the share of
+// the distinct 4-grams of a call's last `callJudgeWindowChars` chars of reasoning present in the same
+// window of the previous long call, hashed to 32 bits (a collision inflates the share by < 1e-4 at 100k
+// distinct 4-grams); the window bounds time and memory whatever a call's length.
 
 import { resolveDetectorConfig, type DetectorConfig } from '../settings.ts'
 import type { StallReason } from '../types.ts'

@@ -1,14 +1,7 @@
 // The protocol for judging model calls that ended by themselves, in one place for the live plugin
-// (src/plugin/index.ts) and the offline replay (src/session/replay.ts), so the two cannot drift:
-// - which calls are judged: a call no rule cut that ended with a finish other than error or aborted
-//   (`isJudgedFinish`); a cut call is the stream detector's, a failed one never completed;
-// - what counts as output: visible text that is not blank, or a tool call;
-// - the order: both judges see every judged call (each keeps its own history), and the cross-call
-//   judge's verdict wins over the cross-step judge's, so one call gives at most one finding;
-// - what carries across user turns: the cross-step judge starts afresh when the user speaks; the
-//   cross-call judge does not, because at rc.8 a call with reasoning and no output ends its turn, so
-//   stalled calls only line up across the user's "continue" messages.
-// See docs/judges.md.
+// (src/plugin/index.ts) and the offline replay (src/session/replay.ts), so the two cannot drift: which
+// calls are judged (`isJudgedFinish`: a cut call is the stream detector's, a failed one never completed),
+// what counts as output, and which verdict wins (the cross-call judge's: one finding a call). See docs/judges.md.
 
 import { CallJudge } from './call-judge.ts'
 import { resolveDetectorConfig, type DetectorConfig } from '../settings.ts'
@@ -45,10 +38,7 @@ export function isJudgedFinish<Kind extends string>(finishKind: Kind | undefined
   return finishKind !== undefined && finishKind !== 'error' && finishKind !== 'aborted'
 }
 
-/**
- * One agent's cross-call and cross-step judges, fed the agent's judged calls in order. The live plugin
- * and the offline replay both judge through this class, so a change to the protocol changes both.
- */
+/** One agent's cross-call and cross-step judges, fed the agent's judged calls in order. */
 export class CompletedCallJudges {
   private readonly callJudge: CallJudge
   private stepJudge: StepJudge
@@ -69,7 +59,10 @@ export class CompletedCallJudges {
     this.stepJudge = new StepJudge(this.config)
   }
 
-  /** The user spoke: the cross-step judge starts afresh; the cross-call judge keeps its history. */
+  /**
+   * The user spoke: the cross-step judge starts afresh. The cross-call judge keeps its history: at rc.8 a
+   * call with reasoning and no output ends its turn, so stalled calls line up only across the user's "continue".
+   */
   userSpoke(): void {
     this.stepJudge = new StepJudge(this.config)
   }

@@ -1,29 +1,18 @@
-// cycle: the tail of a side is exactly periodic. Catches a model restating the same paragraph, the same
-// run of short sentences, a tag line, a JSON block with template tokens verbatim (loops reported from
-// DSH sessions had periods of 89–409 chars in reasoning and 172 in visible text). It trips when the
-// tail, read at a check point, repeats with some period d ≤ `maxPeriod` over at least max(`minSpan`,
-// `cycleMinPeriods` × d) characters.
-// Deliberately let through: a block repeated exactly twice (2.5 periods are required), and dividers,
-// laughter and padding ("=====", "|---|---|", "哈哈哈", "0000"): a period holding fewer than two
-// distinct letters or digits is not a loop of words. What a model writes on purpose waits longer,
-// decided by side and by what repeats (data-like.ts, docs/detector.md#confidence): in reasoning and
-// text, rows of values or one table row repeated until `dataMinSpan`, code or structured data until
-// `codeMinSpan`; in tool arguments anything that looks like data or code, or repeats on a line opening
-// like data (a C table's row `/* 0x20 */ CLASS_OTHER, ` × 32), until `toolDataMinSpan`. A correct answer
-// may hold many identical rows; a loop keeps going.
-//
-// Cost: every character updates a rolling hash of the last 8 chars and a hash chain of earlier
-// positions whose 8-gram falls in the same bucket (as LZ77 does); a check, run when the side's length
-// reaches a multiple of `cycleCheckStride`, walks only those earlier positions, nearest first, and
-// verifies each candidate period (two probes, then backwards until the first mismatch); it walks
-// nothing when one of the last 8-grams it would have to match has no earlier twin in reach, which in
-// normal text is almost every check (`hasFreshGram`). Memory is one ring of recent characters sized
-// from the settings, independent of the stream's length. Positions are kept as int32 (a fifth faster
-// than doubles here): 2^31 chars on one side of one call, thousands of times any model's output cap. Because checks sit at fixed offsets of the
-// side's text, the verdict does not depend on how the text was split into deltas.
+// cycle: the tail of a side is exactly periodic: a paragraph, a run of short sentences, a tag line or a
+// JSON block with template tokens restated verbatim (loops reported from DSH sessions have periods of
+// 89–409 chars in reasoning, 172 in visible text). It trips when the tail repeats with a period
+// d ≤ `maxPeriod` over max(`minSpan`, `minPeriods` × d) chars.
+// Deliberately let through: a block repeated twice (2.5 periods are required); dividers, laughter and
+// padding (a period with fewer than two distinct letters or digits is no loop of words); and, until
+// their data span, what a model writes on purpose (data-like.ts `dataSpanOf`, docs/detector.md#confidence).
+// Cost: each char joins a hash chain of earlier positions whose 8-gram shares its bucket (as in LZ77); a
+// check, at each multiple of `cycleCheckStride` (fixed offsets, so the verdict does not depend on the
+// deltas), walks those positions nearest first and verifies each candidate period, and walks nothing
+// when a recent 8-gram has no twin in reach (`hasFreshGram`), as at almost every check of normal text.
+// Positions are int32 (a fifth faster than doubles here); 2^31 chars is far above any output cap.
 
 import { isWhitespace, isWordChar } from '../text/char-classes.ts'
-import { opensLikeData, stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from '../text/data-like.ts'
+import { dataSpanOf, opensLikeData, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 
 const GRAM = 8
@@ -46,27 +35,17 @@ function power(base: number, exponent: number): number {
 }
 const BASE_TO_GRAM = power(BASE, GRAM)
 
-export interface CycleThresholds {
+export interface CycleThresholds extends DataSpans {
   readonly maxPeriod: number
   readonly minSpan: number
   readonly minPeriods: number
-  /** Span required when the period looks like data (data-like.ts); 0: no more than `minSpan`. */
-  readonly dataMinSpan: number
-  /**
-   * Whether every data-like period is data (the tool side: files are written on purpose), or only a
-   * row of values or a table row (reasoning and visible text: `stretchIsValueRow`).
-   */
-  readonly writesData: boolean
-  /** Span required in reasoning and visible text when the period is code or structured data (`stretchIsCode`); 0: like prose. */
-  readonly codeMinSpan: number
 }
 
 export class CycleRule {
   /**
-   * Per position (at its ring slot): how far back the latest earlier position of its 8-gram's bucket
-   * is, `NO_TWIN` when none is within 65,534 chars. A distance and not the position, as 16 bits: every
-   * period looked for is at most 8,192 chars (the schema's cap), so a longer distance ends the walk as
-   * no twin does, and the index is half the size and half the writes per char of int32 positions.
+   * Per position (at its ring slot): how far back the previous position of its 8-gram's bucket is, or
+   * `NO_TWIN`. 16 bits suffice as no period exceeds 8,192 chars (the schema's cap), and halve the
+   * index's size and writes against int32 positions.
    */
   private readonly distanceBack: Uint16Array
   /** Per bucket: its latest position, `NO_POSITION` until it has one. */
@@ -108,11 +87,7 @@ export class CycleRule {
     return Math.max(this.thresholds.minSpan, Math.ceil(this.thresholds.minPeriods * period))
   }
 
-  /**
-   * Writes `text[from, to)` into the ring at side offsets from `position` on, indexing each char as it
-   * goes: each position joins its 8-gram's bucket chain. One pass per char: the copy and the index
-   * share the char read from the delta.
-   */
+  /** Writes `text[from, to)` into the ring at side offsets from `position` on, indexing each char in the same pass. */
   write(text: string, from: number, to: number, position: number): void {
     const { ring, distanceBack, bucketHeads, mask } = this
     let hash = this.rollingHash
@@ -160,9 +135,8 @@ export class CycleRule {
       const need = this.need(period)
       if (need > length) continue
       const required = need - period
-      // Probe the far end and the middle first: a bucket collision, or a chance 8-gram match
-      // (indentation, a common keyword), fails there at once instead of after walking back through
-      // the stretch the two share.
+      // The far end and the middle first: a bucket collision or a chance 8-gram match (indentation, a
+      // keyword) fails there at once.
       const far = last - required + 1
       const middle = last - (required >> 1)
       if (ring[far & mask] !== ring[(far - period) & mask] || ring[middle & mask] !== ring[(middle - period) & mask]) continue
@@ -173,7 +147,7 @@ export class CycleRule {
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
-      const dataSpan = this.dataSpanOf(length, period, matched)
+      const dataSpan = dataSpanOf(this.thresholds, ring, mask, length - period, length, 0, () => this.lineOpensLikeData(length - matched, length))
       if (dataSpan > matched) {
         this.dataPeriod = period
         this.dataSpan = dataSpan
@@ -186,23 +160,10 @@ export class CycleRule {
     return undefined
   }
 
-  /** The span a verified period must reach by what repeats in it (0: prose, cut now). */
-  private dataSpanOf(length: number, period: number, matched: number): number {
-    const { ring, mask, thresholds } = this
-    if (thresholds.writesData) {
-      const data = stretchLooksLikeData(ring, mask, length - period, length) || this.lineOpensLikeData(length - matched, length)
-      return data ? thresholds.dataMinSpan : 0
-    }
-    if (stretchIsValueRow(ring, mask, length - period, length)) return thresholds.dataMinSpan
-    return stretchIsCode(ring, mask, length - period, length) ? thresholds.codeMinSpan : 0
-  }
-
   /**
    * Whether an 8-gram ending in the last `minRequired` chars has no same-bucket position within
-   * `maxPeriod` before it. Inside a stretch that repeats with period d, every 8-gram also occurs d chars
-   * earlier, so such a fresh gram rules out every period the check could verify, and the walk back
-   * through the candidates (random reads, the cycle rule's main cost inside the agent loop) is skipped.
-   * In normal text a fresh gram is almost always among the last few positions, read in order.
+   * `maxPeriod` before it: inside a stretch of period d every 8-gram recurs d chars earlier, so such a
+   * fresh gram rules out every period and spares the walk (random reads, the rule's main cost).
    */
   private hasFreshGram(last: number, maxPeriod: number): boolean {
     const { distanceBack, mask } = this
@@ -228,10 +189,9 @@ export class CycleRule {
   }
 
   /**
-   * Whether the line the repetition starts in opens like data (a symbol after any indentation, before
-   * the repetition): a period with no line break in it ("CLASS_OTHER, " 32 times after a row's
-   * `/* 0x20 *\/`) shows what it is only by the line it sits on. Reads back at most LINE_HEAD_CHARS
-   * chars, within the ring.
+   * Whether the line the repetition starts in opens like data (a symbol after any indentation): a period
+   * with no line break in it (a C table's `CLASS_OTHER, ` after the row's `/* 0x20 *\/`) shows what it
+   * is only by its line.
    */
   private lineOpensLikeData(start: number, length: number): boolean {
     const { ring, mask } = this

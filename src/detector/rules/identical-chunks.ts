@@ -1,11 +1,9 @@
 // identical chunks: the provider streams the same delta again and again (blank "\n" chunks, or one
-// token emitted forever). The only rule that looks at delta boundaries rather than the text, so it is
-// by nature not split-invariant. dsh-loop-guard trips after 60 identical visible-text chunks;
-// tool arguments get a higher count because a file's padding streams in equal pieces.
-// Deliberately let through: deltas holding one non-space character, with or without white space ("哈",
-// "=", "! ", "😀"): the symbol-run rule judges such runs on the text itself, whatever the delta sizes,
-// so their verdict does not depend on how the provider split them; a blank delta repeated is exactly
-// the degenerate shape.
+// token emitted forever). The only rule that reads delta boundaries rather than the text, so by nature
+// not split-invariant. dsh-loop-guard trips after 60 identical visible-text chunks; tool arguments get a
+// higher count, as a file's padding streams in equal pieces.
+// Deliberately let through: deltas of one non-space character ("哈", "! ", "😀"): symbol-run judges such
+// runs on the text itself, whatever the delta sizes.
 
 import { isWhitespace } from '../text/char-classes.ts'
 import type { RuleFinding } from '../finding.ts'
@@ -15,7 +13,8 @@ function isLoopMaterial(delta: string): boolean {
   let symbol = -1
   let halfCharacter = false
   for (let i = 0; i < delta.length; i++) {
-    const code = delta.codePointAt(i)!
+    const code = delta.codePointAt(i)
+    if (code === undefined) break
     if (code > 0xffff) i++
     // A lone surrogate is half of a character split across deltas: its other half decides. A delta
     // of halves and white space alone is no blank delta: 3-char deltas over a run of "😀 " read

@@ -1,64 +1,7 @@
-// novelty: the text stops saying anything new. Every token ends a gram of the last three tokens
-// (three words are specific enough that normal prose rarely repeats one three times nearby),
-// compared with what changes masked (a token holding a digit, a number, counter, id, hash or
-// timestamp, compares by its masked form; any other token verbatim, case included); a gram is
-// familiar once it was already seen twice within the recent history (`historyTokens`). Looping text
-// is made of familiar grams whatever the loop's shape: the same sentence with a counter or a changing
-// id, a frame whose one word cycles through a few synonyms, a paraphrase pool whose openers and
-// wordings recur, a decision circled with the same stems and tails, a pool of many long sentences, a
-// paragraph restated verbatim with a period of several thousand chars, A-B-A-B of long paragraphs,
-// the same function emitted again with a new name or number, data rows with an incrementing index.
-// Normal writing keeps bringing grams it has not used twice. Grams stay inside a unit (a line or a
-// sentence, units.ts): a pool reshuffles its sentences, so a gram across two of them would be new at
-// every new order. A gram of values alone (a table of numbers, code points, hashes) is no evidence.
-//
-// Seen twice, not once: a block quoted a second time (before/after, a recap) is made of grams seen
-// once; only a third sighting is evidence, and a gram seen once counts half. A familiar run is a
-// stretch whose every recent window (`windowChars`) keeps a share of familiar grams; the stronger the
-// share, the shorter the run that trips (levels of evidence): `minCoverage` over `minSpan` (a counter,
-// a template token, a changing id: nearly every gram familiar), `middleMinCoverage` over
-// `middleMinSpan` (a frame whose one word changes), `weakMinCoverage` over `weakMinSpan` (paraphrase,
-// a decision circled). The echo level reads plain sentences alone (units.ts: words, no number, markup
-// or syntax), where a gram seen once is evidence when it came back from near: `echoMinShare` of the
-// window seen before, from within `echoMaxPeriod` chars, over `echoMinSpan` and `echoMinPeriods`
-// periods. A paraphrase pool or a decision circled re-says its few ideas in sentences within a few
-// hundred chars, from its second round on; productive reasoning re-uses names and phrases but keeps
-// most of its grams new, and documentation that repeats itself (an API reference, a changelog)
-// carries markup. It cuts those pools ~1,000 chars after onset instead of the weak level's ~2,200.
-// Confidence (docs/detector.md#confidence): a run is judged as what most of its
-// units are. Prose takes the levels above; prose lines holding several changing values (a retry line
-// with its request id, time and status) take `slottedMinSpan` at the strongest level; text that looks
-// like data or quoted tool output (log lines, stack frames, table rows, code, a list of one repeated
-// item) only the data level, `dataMinCoverage` over `dataMinSpan`: quoted logs, identical data rows,
-// generated declarations and configuration files are made of familiar grams too, and only their
-// length tells them from a loop, and their order: a loop writes its rows in the order of its last
-// round (each unit follows its two predecessors as it did last time, `dataMinOrder`), data may draw
-// the same few rows in any order (a parser's stress sample of two rows). On the tool side every span
-// is the tool side's (files repeat legitimately), the units judged by their own shape, so prose
-// written into a file loops as prose.
-// A run must also last `minPeriods` times the distance back to where its material was seen (the
-// geometric mean of its grams' recurrence distances): a long passage quoted a few times over, each copy
-// under its own header, is not a loop. New material (a unit of at least `MIN_NEW_MATERIAL_CHARS` word
-// chars, `newMaterialShare` of them in grams never seen) ends every run whose material comes back from
-// `newMaterialMinPeriod` chars or more: a document of sections copied under headers of their own (a
-// licence bundle, a changelog repeating its backported entries, a file of message templates) says
-// something new at every copy, a loop does not, and the new wordings of a paraphrase pool or a decision
-// circled come back within a few hundred chars. A new state ends every run as well: a line holding a
-// state value (tokenizer.ts `stateDigitsFrom`: a short number, a board coordinate) never written
-// before, or rows of values alone whose combination so far was never written.
-// Deliberately let through: text that keeps adding new grams (a list whose items each say something
-// new, a numbered procedure, reasoning that revisits a plan and moves on), a passage quoted twice or a
-// few times, a document of long sections each under a new header however many, tables of numbers
-// alone, and data or quoted output shorter than the data span.
-//
-// Cost: per token one hash and one probe of a direct-mapped table of grams (a later gram overwrites
-// an earlier one in its slot: the count restarts, which can only delay a verdict); per unit O(1)
-// (running sums over a ring of recent units, one familiar run per level). Memory is fixed: the table
-// (32 K slots of a key and a last sighting with its count: 256 KB), the table of which unit followed
-// which two (4 K slots: 32 KB) and the ring (2,048 units of 11 sums: 176 KB) per side, whatever the
-// stream's length. A slot's fields sit side by side, so a probe reads one cache line: inside the agent
-// loop, whose own work between two deltas evicts the detector's tables, three lines per token (key,
-// sighting and count in tables of their own) were an eighth of the detector's cache misses.
+// novelty: the text stops saying anything new. A run of text made of word 3-grams already seen twice
+// (what changes masked) is cut at a span set by the strength of that evidence and by whether the run
+// reads as prose, slotted prose or data; new material or a new state ends a run. The levels, what the
+// rule lets through, its cost and their evidence: docs/detector.md#novelty.
 
 import { FNV_OFFSET, FNV_PRIME, isCjk } from '../text/char-classes.ts'
 import type { RuleFinding } from '../finding.ts'
@@ -124,10 +67,7 @@ const GRAM_SEED = 0x6e6f7665
 /** What a unit's first tokens are joined to in their grams. */
 const UNIT_EDGE = 0x65646765
 
-/**
- * Word chars of the shortest unit that can be new material: a header naming a package ("stack_trace
- * license:", 19); an interjection or a one-word heading says too little.
- */
+/** Word chars of the shortest unit that can be new material: a header naming a package has 19; an interjection says too little. */
 const MIN_NEW_MATERIAL_CHARS = 16
 
 /** The shortest line of values alone that counts as information in the window: `[0 0 0 1]`. */
@@ -140,10 +80,7 @@ const PROSE = 0
 const SLOTTED = 1
 const DATA = 2
 
-/**
- * Slots of the table of units said (their text and their shape, two entries a unit): a pool of a few
- * dozen sentences must not evict itself (direct-mapped, so room well above what a loop's round holds).
- */
+/** Slots of the table of units said (text and shape, two entries a unit): well above a loop's round, so a pool does not evict itself. */
 const SAID_MASK = 16383
 
 /** Slots of the table of which unit followed which (direct-mapped: a later unit overwrites an earlier one in its slot). */
@@ -151,10 +88,8 @@ const SUCCESSOR_MASK = 4095
 
 export class NoveltyRule implements TokenReader, UnitRule {
   /**
-   * Per slot, two int32: the gram's key, then its latest sighting and count as `sighting << 2 | count`:
-   * the sighting is the token number + 1 (0: empty slot), the count saturates at 2 (only "seen twice"
-   * is read). 30 bits of token number: 2^30 tokens on one side of one call, thousands of times any
-   * model's output cap.
+   * Per slot, side by side (one cache line a probe): the gram's key, then `sighting << 2 | count`, the
+   * sighting the token number + 1 (0: empty), the count saturating at 2. 2^30 tokens is far above any output cap.
    */
   private readonly grams = new Int32Array(2 * (TABLE_MASK + 1))
   private tokenCount = 0
@@ -167,10 +102,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private unitCredit = 0
   private unitTokens = 0
   /**
-   * Σ chars × log2(tokens back to the earlier sighting) over the unit's tokens seen before, and their
-   * chars: a geometric mean, which neither the few grams a passage repeats inside itself (a licence's
-   * "this list of conditions and the following disclaimer", twice in 40 tokens) nor the few seen long
-   * ago pull far from the distance most of its grams came back from.
+   * Σ chars × log2(tokens back to the earlier sighting) over the unit's recurring tokens, and their chars:
+   * a geometric mean, which the few grams a passage repeats inside itself do not pull down.
    */
   private unitLogDistance = 0
   private unitRecurring = 0
@@ -178,7 +111,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private unitNew = 0
   /** Values in the unit that carry state (tokenizer.ts `stateDigitsFrom`: kept as written, not masked). */
   private unitStateValues = 0
-  /** The rows of values alone read since the last worded unit, hashed together: one state, written row by row. */
+  /** The rows of values alone since the last worded unit, hashed together: one state written row by row. */
   private stateRows = FNV_OFFSET
   /** The last unit of new material (see `unit`): a familiar run begins after it. */
   private newMaterialUnit = -1
@@ -223,8 +156,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   constructor(readonly thresholds: NoveltyThresholds) {
     ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
       this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums] = typedTables(Float64Array, 12, RING_MASK + 1)
-    // Per tier of the run (prose, slotted prose, data), the span each level of evidence needs: data
-    // and quoted output are only judged at the data level, weaker evidence only in prose.
+    // Per tier of the run (prose, slotted prose, data), the span each level needs: docs/detector.md#novelty.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
     this.middleSpans = Float64Array.of(thresholds.middleMinSpan, Infinity, Infinity)
     this.weakSpans = Float64Array.of(thresholds.weakMinSpan, Infinity, Infinity)
@@ -239,8 +171,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.beforePrevious = this.previous
     this.previous = value
     this.unitShape = Math.imul(this.unitShape ^ value, FNV_PRIME)
-    // A gram of values alone (a table of numbers, code points, hashes, a board's single letters `X O O`,
-    // a hand of cards `A, E, E`) is data whatever repeats in it: a word has two letters, or is CJK.
+    // A gram of values alone (numbers, hashes, a board's `X O O`) is no evidence: a word has two letters, or is CJK.
     const word = token.slots === 0 && (token.letters > 1 || (token.letters === 1 && isCjk(token.firstCode)))
     const worded = word || this.previousWord || this.beforePreviousWord
     this.beforePreviousWord = this.previousWord
@@ -272,9 +203,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
 
   unit(unit: Unit): RuleFinding | undefined {
     const { thresholds } = this
-    // A row of values alone (a grid, a matrix row: no worded gram) is new information, not familiar
-    // prose: it counts in the window with no credit, so a familiar run cannot reach across a board
-    // the model writes out (its span would count chars no gram measured).
+    // A row of values alone (a grid row: no worded gram) counts in the window with no credit, so a
+    // familiar run cannot reach across a board the model writes out.
     const valueRow = this.unitChars === 0
     const chars = valueRow ? (unit.length >= MIN_VALUE_ROW_CHARS ? unit.length : 0) : this.unitChars
     const credit = this.unitCredit
@@ -292,16 +222,14 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.unitRecurring = 0
     this.unitNew = 0
     this.unitStateValues = 0
-    // Grams stay inside a unit: a pool reshuffles its sentences, so a gram across two of them is new
-    // each time the order is; a unit's first grams are anchored to its start instead.
+    // Grams stay inside a unit: a pool reshuffles its sentences, so a gram across two would be new at every order.
     this.previous = UNIT_EDGE
     this.beforePrevious = UNIT_EDGE
     this.previousWord = false
     this.beforePreviousWord = false
     if (thresholds.minSpan === 0) return undefined
-    // Which unit followed this one's two predecessors last time: a loop writes its rows in the order it
-    // wrote them before, a data file draws the same few rows in any order (a parser's stress sample).
-    // Two, not one: a row that comes twice in a loop's round (A-B-B) is followed by each in turn.
+    // A loop writes its rows in the order of its last round, data may draw the same few rows in any
+    // order. Two predecessors, not one: a row that comes twice in a round (A-B-B) is followed by each in turn.
     const context = Math.imul(this.beforePreviousShape, FNV_PRIME) ^ this.previousShape
     const successors = this.successors
     const successorEntry = ((context ^ (context >>> 12)) & SUCCESSOR_MASK) << 1
@@ -309,19 +237,16 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const ordered = known && successors[successorEntry + 1] === shape
     // Said again word for word: its own text (numbers included), or its shape (a counter masked).
     const restatedUnit = unit.counted && (this.saidBefore(unit.key) || this.saidBefore(shape))
-    // A line that reaches a state never written before (a running total, a position, a shorter string
-    // left to scan) is progress, however familiar its words: a simulation or an enumeration writes one
-    // every round, a loop stops reaching new states after its first round.
-    // A state written as rows of values alone (`- A: 4`, `- B: 0`, ...) is new when the rows so far
-    // make a combination never written: each row alone comes back as the values revisit.
+    // A state never written before is progress however familiar its words: a simulation reaches one
+    // every round, a loop stops after its first. Rows of values alone (`- A: 4`, `- B: 0`) are judged
+    // by their combination so far, as each row alone comes back.
     this.stateRows = valueRow ? Math.imul(this.stateRows ^ unit.key, FNV_PRIME) : FNV_OFFSET
     const newState = unit.counted && stateValues > 0 && !(valueRow ? this.saidBefore(this.stateRows) : restatedUnit)
     successors[successorEntry] = context
     successors[successorEntry + 1] = shape
     this.beforePreviousShape = this.previousShape
     this.previousShape = shape
-    // By the unit's own shape, on the tool side too: prose written into a file loops as prose does
-    // (the tool side's spans are all long, files repeat legitimately).
+    // By the unit's own shape on the tool side too: prose written into a file loops as prose does.
     const tier = unit.shapedLikeData ? (unit.slottedProse ? SLOTTED : DATA) : unit.stateRow ? DATA : PROSE
     const index = this.units++
     const at = index & RING_MASK
@@ -350,12 +275,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const windowCredit = full ? creditSums[at] - creditSums[from] : 0
     const windowTokens = tokenSums[at] - tokenSums[from]
     const recurringChars = recurringSums[at] - recurringSums[from]
-    // The levels below the data level read a window of plain sentences (a frame whose one word changes,
-    // paraphrase and a decision circled are said in words), or one said again: units said again word
-    // for word (a counter's line, a pool of long sentences) and pieces of a line cut for length (their
-    // edges move each round). Text holding numbers, marks or markup that is not said again (a state
-    // tracked round by round, a move list, a table of cases, a list of generated sentences) re-uses its
-    // frame legitimately and keeps its values as the new material.
+    // The levels below the data level read only windows of plain sentences, of units said again or of
+    // pieces of a cut line: text of numbers and marks re-uses its frame legitimately
+    // (docs/detector.md#novelty, "Plain sentences or lines said again").
     const plain = full && plainSums[at] - plainSums[from] >= thresholds.plainMinShare * windowChars
     const saidAgain = full && saidAgainSums[at] - saidAgainSums[from] >= thresholds.plainMinShare * windowChars
     const readable = !thresholds.weakLevelsReadWords || plain || saidAgain
@@ -367,10 +289,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const echoShare = plain && recurringChars >= thresholds.echoMinShare * windowChars
     const newMaterialCandidate = thresholds.newMaterialShare > 0 && !unit.openedAtCut && chars >= MIN_NEW_MATERIAL_CHARS
       && newChars >= thresholds.newMaterialShare * chars
-    // How far back the window's material was last seen, in chars: the period of what repeats. A long
-    // passage quoted a few times over is told from a loop by how many periods the run lasts. Only a
-    // level whose window is familiar and the new-material check read it: most units of normal text
-    // reach neither, and its power of two for every unit was 3 % of the detector's time.
+    // The period of what repeats (chars back to where the window's material was seen), by which a
+    // passage quoted a few times is told from a loop. Computed only when read: a power of two for every
+    // unit would cost 3 % of the detector's time.
     let periodTokens = 0
     let period = 0
     if (strongFamiliar || middleFamiliar || weakFamiliar || dataFamiliar || echoShare || newMaterialCandidate) {
@@ -378,15 +299,11 @@ export class NoveltyRule implements TokenReader, UnitRule {
       period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
     }
     const periodSpan = thresholds.minPeriods * period
-    // A material that comes back every token or two is a list of the same item ("unknown, unknown",
-    // "[] : [] : []", a table's filler): data, whatever its lines look like.
+    // Material that comes back every token or two is a list of one item ("unknown, unknown"): data.
     const listLike = recurringChars > 0 && periodTokens < MIN_PROSE_PERIOD_TOKENS
-    // New material between copies of a long passage (a header naming what the next copy is for, a
-    // sentence of its own in each copy) makes a document of sections: a licence bundle, a changelog
-    // that repeats its backported entries, a file of message templates. A loop says nothing new, and
-    // the new wordings of a paraphrase pool come round within a short period. A piece that opens at a
-    // cut is no evidence of it: its first grams are new because of where the cut fell (a pool whose
-    // sentences end in " ." runs two of them into one unit, cut at 320 chars at a new place each round).
+    // New material between copies of a long passage makes a document of sections, not a loop (whose
+    // new wordings come back within a short period). A piece opening at a cut is no evidence: its first
+    // grams are new because of where the cut fell.
     if (newState || newMaterialCandidate && period >= thresholds.newMaterialMinPeriod) {
       this.strong.stop()
       this.middle.stop()

@@ -1,30 +1,15 @@
 // symbol run: one punctuation mark, symbol, emoji or one-letter token repeated without end, in any
-// script ("。。。。", "!!!!", "! ! ! !", "😀😀😀", "a a a a", "的的的的"), or two letters alternating
-// ("ok ok ok", "No no no", "好的好的"; ASCII case folded), with or without white space between. The
-// cycle rule lets periods of one distinct letter through (dividers, laughter), the token-period rule
-// wants 3 distinct tokens, and identical-chunks sees such a run only when the provider happens to
-// stream it in equal deltas; this rule reads the text itself, one stride at a time like the others,
-// so the verdict and the cut are the same for any delta sizes.
-// A run is the stretch from the first of a series of equal non-space characters (an astral character
-// such as an emoji counts as one; variation selectors and joiners are transparent), or of two letters
-// alternating, to the latest, white space included; it trips once it spans its class's length.
-// Two classes, because only some units run long in real writing (docs/detector.md#symbol-run):
-// - dividers, rules, padding, code closers and laughter (`- = _ * # ~ ^ / + | \ % 0`, brackets,
-//   `· • – —`, box drawing and blocks, `ー ・ ～`, 哈 呵 嘿 嘻 草 笑, w, k, 5, ㅋ ㅎ) wait for
-//   `dividerMinChars`: the adversarial normal shapes hold a 1,200-char rule of '-'
-//   and 600 chars of 哈, and the corpus's longest runs are of this class (437 chars of '-' in a
-//   README, 308 of '*' in a licence, 254 of '}' closing a deep cascade of blocks);
-// - every other unit (sentence punctuation . ! ? 。！？…、, emoji, letters, digits, CJK characters,
-//   other symbols, two letters alternating) trips at `minChars`: the corpus's longest such run is 128
-//   chars (base64-like 'A' in a generated bundle, '�' in a codepage table) in reasoning and text, 181
-//   in the tool pass (a regex's `\\b\\b\\b`, backslashes being transparent there).
-// Deliberately let through: every run shorter than its class's length, alternations holding a
-// non-letter ("0, 0, 0", "-=-=-", "|---|"), which are two symbols, not one, and alternations of
-// three or more units. Laughter in two letters ("hahaha") is no exception here: it holds two
-// distinct letters, so the cycle rule cuts it after its span (896 chars; tool 2,048) anyway.
-//
-// Cost: each stride is read backwards only as far as the runs reaching its end (of one unit and of
-// two alternating), two or three chars in normal text; memory: four numbers.
+// script ("。。。。", "! ! ! !", "😀😀😀", "的的的的"), or two letters alternating ("ok ok ok", "好的好的"),
+// white space between allowed. The cycle rule lets periods of one distinct letter through, token-period
+// wants 3 distinct tokens and identical-chunks sees such a run only in equal deltas; this rule reads the
+// text one stride at a time, so its verdict is the same for any delta sizes.
+// Dividers, padding, closers and laughter run long in real writing and wait for `dividerMinChars`, every
+// other unit trips at `minChars`, a grid of one symbol waits for the data span: the classes and the
+// corpus's longest runs are in docs/detector.md#symbol-run.
+// Deliberately let through: every shorter run, alternations holding a non-letter ("0, 0, 0", "-=-="),
+// alternations of three or more units. "hahaha" holds two distinct letters: the cycle rule cuts it.
+// Cost: a stride is read backwards only as far as the runs reaching its end, two or three chars in
+// normal text; memory: a few numbers.
 
 import { isWhitespace, isWordChar, lowerAscii } from '../text/char-classes.ts'
 import type { RuleFinding } from '../finding.ts'
@@ -83,11 +68,7 @@ export class SymbolRunRule {
   /** `jsonText`: the tool side, whose line breaks arrive JSON-escaped (`\n` counts as white space). */
   constructor(private readonly thresholds: SymbolRunThresholds, private readonly jsonText: boolean) {}
 
-  /**
-   * Reads the stride at offsets [from, to) of `ring` (offset i at `i & mask`) backwards from its end,
-   * only as far as the runs that reach its end: a run long enough to trip covers whole strides, so
-   * in normal text this reads two or three chars per stride.
-   */
+  /** Reads the stride at offsets [from, to) of `ring` backwards, as far as the runs reaching its end: one long enough to trip covers whole strides. */
   scan(ring: Uint16Array, mask: number, from: number, to: number): RuleFinding | undefined {
     if (this.thresholds.minChars === 0) return undefined
     // c0: the unit at the stride's end; c1: the one before it. Run 1 repeats c0, run 2 alternates c0, c1.

@@ -1,34 +1,23 @@
-// token period: a block of tokens repeated back to back, modulo case and white space, the way
-// dsh-loop-guard counts it (lower-cased, white space collapsed, split on white space, every
-// CJK character one token): "我再检查一下这个文件。" is 11 tokens, and said `minRepeats` times in a
-// row it is a loop even when the spacing or capitalisation drifts and the cycle rule's exact period
-// breaks. For every block length p up to `maxBlock` it keeps the run of tokens equal to the token p
-// back; a run of p × (minRepeats − 1) means the block appeared minRepeats times.
-// Deliberately let through: blocks with fewer than `minDistinct` distinct tokens ("哈哈哈",
-// "| --- | --- |", "0, 0, 0"), and anything repeated fewer times (a list of similar items). A block a
-// third or more of whose tokens hold no letter, or whose text looks like data as the cycle rule judges
-// a period (data-like.ts), is data (identical table rows, a lookup table's entries, HTML lines): its run is followed until it spans `dataMinSpan` chars (docs/detector.md#confidence).
-//
-// Tokens come from tokenizer.ts as 32-bit hashes. A token's earlier occurrences within `maxBlock`
-// tokens are found through a hash chain, so a token costs its handful of recent twins rather than one
-// comparison per block length; memory is a few arrays of `maxBlock` entries. Offsets and token
-// counts are int32, like the cycle rule's.
+// token period: a block of tokens repeated back to back modulo case and white space, counted as
+// dsh-loop-guard counts it (every CJK character one token): "我再检查一下这个文件。" said `minRepeats`
+// times in a row is a loop even when its spacing or capitalisation drifts and the cycle rule's exact
+// period breaks. For each block length p up to `maxBlock` it keeps the run of tokens equal to the token
+// p back; a run of p × (minRepeats − 1) means the block appeared minRepeats times.
+// Deliberately let through: blocks of fewer than `minDistinct` distinct tokens ("哈哈哈", "0, 0, 0"),
+// blocks repeated fewer times (a list of similar items), and until their data span blocks that look like
+// data (docs/detector.md#confidence). Earlier occurrences are found through a hash chain, so a token
+// costs its few recent twins, not one comparison per block length.
 
-import { stretchIsCode, stretchIsValueRow, stretchLooksLikeData } from '../text/data-like.ts'
+import { dataSpanOf, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { Token, TokenReader } from '../text/tokenizer.ts'
 import { typedTables } from '../text/typed-tables.ts'
 
-export interface TokenPeriodThresholds {
+/** `dataMinSpan` also applies to a block a third or more of whose tokens hold no letter. */
+export interface TokenPeriodThresholds extends DataSpans {
   readonly minRepeats: number
   readonly maxBlock: number
   readonly minDistinct: number
-  /** Span (chars) required when the block looks like data: a third or more of its tokens hold no letter. */
-  readonly dataMinSpan: number
-  /** As the cycle rule's: every data-like block is data (tool side), or only a row of values (reasoning, text). */
-  readonly writesData: boolean
-  /** As the cycle rule's: the span in reasoning and text when the block is code or structured data. */
-  readonly codeMinSpan: number
 }
 
 const BUCKET_MASK = 1023
@@ -40,9 +29,9 @@ export class TokenPeriodRule implements TokenReader {
   private readonly starts: Int32Array
   /** 1 where the token holds no letter (a number, a pipe, a brace). */
   private readonly letterless: Uint8Array
-  /** Per block length: the start of the run already judged to be data (followed until `dataMinSpan`), or -1. */
-  /** Per block length: the span its data run must reach (`dataSpanOf`). */
+  /** Per block length: the span its data run must reach (`blockDataSpan`). */
   private readonly dataRunSpans: Int32Array
+  /** Per block length: the start of the run already judged to be data (followed until its span), or -1. */
   private readonly dataRunStarts: Int32Array
   private readonly previousSameBucket: Int32Array
   private readonly lastInBucket: Int32Array
@@ -115,7 +104,7 @@ export class TokenPeriodRule implements TokenReader {
         continue
       }
       if (this.distinctInBlock(index, block) >= this.thresholds.minDistinct) {
-        const dataSpan = this.dataSpanOf(index, block, end)
+        const dataSpan = this.blockDataSpan(index, block, end)
         if (end - loopStart < dataSpan) {
           this.dataRunStarts[block] = loopStart
           this.dataRunSpans[block] = dataSpan
@@ -129,18 +118,14 @@ export class TokenPeriodRule implements TokenReader {
   }
 
   /** The span a repeated block must reach by what it holds (0: prose, cut now). */
-  private dataSpanOf(index: number, block: number, end: number): number {
-    const { dataMinSpan, codeMinSpan, writesData } = this.thresholds
+  private blockDataSpan(index: number, block: number, end: number): number {
     let letterless = 0
     for (let i = 0; i < block; i++) letterless += this.letterless[(index - i) & this.mask]
-    if (letterless * 3 >= block) return dataMinSpan
-    // The block's text, read back from the side's ring with the char before it (a line break shows the
-    // block opens a line), judged as the cycle rule judges a period.
+    if (letterless * 3 >= block) return this.thresholds.dataMinSpan
+    // The block's text, read back from the side's ring with the char before it, judged as the cycle rule judges a period.
     const from = Math.max(0, this.starts[(index - block + 1) & this.mask] - 1)
     if (end - from > this.ringMask) return 0
-    if (writesData) return stretchLooksLikeData(this.ring, this.ringMask, from, end) ? dataMinSpan : 0
-    if (stretchIsValueRow(this.ring, this.ringMask, from + 1, end)) return dataMinSpan
-    return stretchIsCode(this.ring, this.ringMask, from + 1, end) ? codeMinSpan : 0
+    return dataSpanOf(this.thresholds, this.ring, this.ringMask, from + 1, end, 1)
   }
 
   private distinctInBlock(index: number, block: number): number {

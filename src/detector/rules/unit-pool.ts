@@ -1,29 +1,15 @@
-// The window and the verdict of the phrase-pool rule (phrase-pool.ts: units equal verbatim), apart
-// from the rule that keys its units. The rule gives each unit a key; the pool keeps
-// a recent window of units: at least `windowChars` normalised chars and at least `windowUnits` units,
-// whichever reaches further back. Memory is bounded by max(windowChars, windowUnits) units. Each time
-// a unit already in the window ends, the ratios are measured over every stretch from a unit of the
-// window to now that spans at least `minStretchChars` (the length the thresholds were calibrated on)
-// or starts at the window's oldest unit, so a pool is judged from where it began, not diluted by the
-// productive text before it, and the rule trips when all three hold on one stretch:
+// The window and the verdict of the phrase-pool rule (phrase-pool.ts keys the units). The window holds
+// at least `windowChars` normalised chars and at least `windowUnits` units. Each time a unit already in
+// the window ends, the ratios are measured over every stretch from a unit of the window to now that
+// spans `minStretchChars` or starts at the window's oldest unit, so a pool is judged from where it
+// began, not diluted by the productive text before it. The rule trips when all three hold on one stretch:
 //   repeated mass  Σ (sightings − 1) × length  ≥ minRepeatedChars   (enough text is repetition)
 //   coverage       repeated mass / stretch     ≥ minCoverage        (most of the stretch is repetition)
 //   concentration  sightings / distinct units  ≥ minConcentration
-// Concentration is what lets a code block quoted twice (before/after: every line seen ~2 times)
-// through, while a pool sees each phrase 7–23 times (dsh-loop-guard's measurements).
-// `loopStart` is the first unit of the longest passing stretch that is sighted again. That is where the
-// pool began: a pool's ratios grow as it goes on, so the stretch from its first unit passes as soon as
-// any does, and it is still in the window then. The earliest offset the rule can vouch for is the
-// window's oldest unit.
-//
-// The walk over the stretches stops where no longer one can reach the coverage (repeated mass /
-// coverage chars), so it costs only when the window is mostly repetition, and at most the window.
-// The window is a ring of typed arrays that doubles when full (up to the bound above) and never
-// allocates otherwise: it was JavaScript arrays sliced every 1,024 units, and inside the agent loop,
-// whose own work between two deltas evicts the detector's data, their reallocations and copies made
-// this rule a quarter of the detector's cache misses for a twelfth of its instructions.
-// The verdict is taken when a unit ends, at a fixed offset of the text, so it does not depend on delta
-// boundaries.
+// Concentration lets a code block quoted twice (before/after: every line seen ~2 times) through, while a
+// pool sees each phrase 7–23 times (dsh-loop-guard's measurements).
+// The window is a ring of typed arrays that doubles when full and never allocates otherwise: inside the
+// agent loop allocation costs cache misses (docs/development.md#benchmarks).
 
 import type { RuleFinding } from '../finding.ts'
 import { typedTables } from '../text/typed-tables.ts'
@@ -65,10 +51,7 @@ export class UnitPool {
     ;[this.keys, this.lengths, this.starts, this.counted, this.nextSighting] = typedTables(Int32Array, 5, INITIAL_CAPACITY)
   }
 
-  /**
-   * Adds a unit (`key` a 31-bit integer, so V8 keeps it a small integer; `counted` false for syntax) and
-   * returns the finding when the window now passes, judged at `verifiedAt`.
-   */
+  /** Adds a unit (`key` in 31 bits: phrase-pool.ts `unitKey`) and returns the finding when the window now passes. */
   add(key: number, length: number, start: number, counted: boolean, verifiedAt: number): RuleFinding | undefined {
     return this.enter(key, length, start, counted) ? this.verdict(verifiedAt) : undefined
   }
@@ -122,10 +105,10 @@ export class UnitPool {
   }
 
   /**
-   * Measures the three ratios over every stretch from a unit of the window to the newest one, newest
-   * first. A stretch counts when it spans at least `minStretchChars` or starts at the window's oldest
-   * unit; the longest passing one gives `loopStart`: its first unit sighted again. A stretch longer than
-   * repeatedMass / minCoverage cannot pass, so the walk stops there: in normal text that is a few units.
+   * The verdict, taken when a unit ends (at a fixed offset of the text, whatever the deltas). `loopStart`
+   * is the first unit sighted again of the longest passing stretch: a pool's ratios grow as it goes on,
+   * so the stretch from its first unit passes as soon as any does, and the window still holds it. The
+   * walk stops at repeatedMass / minCoverage chars, which no longer stretch can pass: a few units in normal text.
    */
   private verdict(verifiedAt: number): RuleFinding | undefined {
     const { minRepeatedChars, minCoverage, minConcentration, minStretchChars } = this.thresholds

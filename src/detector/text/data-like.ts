@@ -1,11 +1,6 @@
-// What makes a line look like data or quoted tool output rather than prose (the confidence notion,
-// docs/detector.md#confidence): it opens with a symbol (`/**`, `#`, `|`, `[`, `$`, `==1234==`, `{`:
-// comments, headings, tables, log prefixes, prompts, dumps) or is indented (code, nested data), it
-// ends like code or data (`;`, `{`, `)`, `,`, `|`, ...), most of its non-space characters are not
-// letters, or (for a period of the exact rules) it is ASCII without a space (source-map mappings,
-// base64, minified code), or it holds data separators with no space after them (a CSV row, compact
-// JSON). List markers and quotes open prose too, so they do not count as symbols. The unit rules
-// (units.ts) and the exact rules (cycle.ts, token-period.ts) ask such text for more evidence.
+// What makes text look like data or quoted tool output rather than prose, the confidence notion of
+// docs/detector.md#confidence: the unit rules (units.ts) and the exact rules (cycle.ts, token-period.ts)
+// ask such text for more evidence. List markers and quotes open prose, so they are no symbols here.
 
 import { isDigit, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
 
@@ -96,14 +91,10 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
 }
 
 /**
- * Whether the text at offsets [from, to) of `ring` is rows of values: words (two letters or more)
- * make under a quarter of it (`0 0 0`, `❌❌❌`, `1.5, 2.5`, an SVG path: a matrix, a grid or a drawing,
- * on any number of lines), or copies of one row of a
- * table or a record list (two tight separators, two `|`, or a bracketed record such as
- * `{"enabled": false},`). In reasoning and visible text this is what a model writes on purpose many
- * times over (a zero matrix, a CSV of equal rows); a block of different lines holding words, tags, JSON
- * keys or template tokens is not: its verbatim repetition back to back is a loop whatever markup it
- * carries.
+ * Whether the text at offsets [from, to) of `ring` is rows of values: words (two letters or more) make
+ * under a quarter of it (`0 0 0`, `❌❌❌`, an SVG path), or copies of one row of a table or a record list
+ * (two tight separators, two `|`, a bracketed record). A model writes those on purpose many times over;
+ * different lines holding words, tags or JSON keys repeated back to back are a loop whatever their markup.
  */
 export function stretchIsValueRow(ring: Uint16Array, mask: number, from: number, to: number): boolean {
   let firstBreak = -1
@@ -148,10 +139,8 @@ export function stretchIsValueRow(ring: Uint16Array, mask: number, from: number,
 
 /**
  * Whether the text at offsets [from, to) of `ring` is code or structured data: half its lines or more
- * end like code (`;`, `{`, `}`, `,`, brackets: statements, JSON records, a list of strings), or it holds
- * two tight separators (CSV, compact JSON); and it holds no chat-template token (`<|im_end|>`: a model
- * leaking its template writes prose). A closing tag ends with `>`, prose with a letter or a full stop:
- * neither is code.
+ * end like code (a closing tag's `>` does not), or it holds two tight separators; and it holds no
+ * chat-template token (`<|im_end|>`: a model leaking its template writes prose).
  */
 export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to: number): boolean {
   let lines = 0
@@ -170,4 +159,32 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   }
   if (tightSeparators >= MIN_TIGHT_SEPARATORS) return true
   return lines > 0 && codeLines * 2 >= lines
+}
+
+/** The spans a block repeated back to back must reach, by what it holds (docs/detector.md#confidence). */
+export interface DataSpans {
+  /** Span (chars) of a block that looks like data; 0: as prose. */
+  readonly dataMinSpan: number
+  /**
+   * Whether every data-like block is data (the tool side: files are written on purpose), or only a row
+   * of values or a table row (reasoning and visible text: `stretchIsValueRow`).
+   */
+  readonly writesData: boolean
+  /** Span in reasoning and visible text of a block of code or structured data (`stretchIsCode`); 0: like prose. */
+  readonly codeMinSpan: number
+}
+
+/**
+ * The span a block repeated back to back at [from, to) of `ring` must reach before it is cut (0: prose,
+ * cut now). The tool side's test also reads the `context` chars before the block (a line break there
+ * shows it opens a line) and asks `lineOpensLikeData`, a rule's own reading of the block's line.
+ */
+export function dataSpanOf(spans: DataSpans, ring: Uint16Array, mask: number, from: number, to: number, context = 0,
+  lineOpensLikeData?: () => boolean): number {
+  if (spans.writesData) {
+    const data = stretchLooksLikeData(ring, mask, from - context, to) || (lineOpensLikeData !== undefined && lineOpensLikeData())
+    return data ? spans.dataMinSpan : 0
+  }
+  if (stretchIsValueRow(ring, mask, from, to)) return spans.dataMinSpan
+  return stretchIsCode(ring, mask, from, to) ? spans.codeMinSpan : 0
 }

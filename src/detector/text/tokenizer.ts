@@ -1,11 +1,8 @@
-// Splits one side's text into normalised tokens, the material the token-period rule and the unit
-// rules (units.ts) read: ASCII case folded, white space collapsed, every CJK character a token of its
-// own (as dsh-loop-guard's tokenizer does), and on the tool side through the JSON-string decoder. A token travels as
-// a 32-bit FNV hash with its offsets, so a line of any length costs O(1) per character and no text is
-// kept. Each token also carries a masked hash, in which every run of letters and digits that holds a
-// digit (a number, a counter, an id, a hash, a part of a timestamp) stands as one placeholder, and so
-// does a group of hex letters next to one (an id's group that happens to hold no digit), so the
-// novelty rule compares what changes masked.
+// Splits one side's text into normalised tokens for the token-period rule and the unit rules (units.ts):
+// ASCII case folded, white space collapsed, every CJK character a token (as in dsh-loop-guard's
+// tokenizer), tool arguments read through the JSON-string decoder. A token travels as 32-bit FNV hashes
+// with its offsets, so no text is kept; its masked hash stands what changes as a loop goes round (a run
+// holding a digit, an id's hex group) as one placeholder, for the novelty rule (docs/detector.md#units).
 
 import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isTightSeparator } from './data-like.ts'
@@ -44,7 +41,6 @@ export interface Token {
   tightSeparators: number
   /** Letters (not digits) in it, any script. */
   letters: number
-  /** Its first character. */
   firstCode: number
   /** The character after its first one and the one before its last, read from the text even across token edges. */
   secondCode: number
@@ -52,7 +48,6 @@ export interface Token {
   /** The characters just before and just after it (white space, a CJK character, or what ended it). */
   previousCode: number
   nextCode: number
-  /** Its last character. */
   lastCode: number
   /** How many times its first character opens it in a row, counted up to 3 ("```ts": 3). */
   leadingRepeats: number
@@ -259,10 +254,8 @@ export class Tokenizer {
   }
 
   /**
-   * Closes the letter-and-digit run ending at `runEnd`: masked when it holds a digit, or when it is hex
-   * letters alone next to a masked run of the same token (a uuid's or a hash's group that happens to
-   * hold no digit: "5ddfb45e-cfae-...", and "aafcddcf-ea10-...", where the next run decides);
-   * returns the masked hash.
+   * Closes the letter-and-digit run ending at `runEnd` and returns the masked hash: the run is masked when
+   * it holds a digit, or is hex letters next to a masked run of the token (an id's group with no digit).
    */
   private endRun(masked: number, runHash: number, runHasDigit: boolean, runEnd: number, runLength: number): number {
     if (this.pendingGroup) {
@@ -325,12 +318,9 @@ export class Tokenizer {
   }
 
   /**
-   * A number of at most STATE_NUMBER_DIGITS digits that is neither part of a time (`12:34`) nor an
-   * index (a label's `Step 3:`, `Point 16:`, `Case 2:`, a list's `12.` or `3)` opening a line): a
-   * position, a total, a case value, a result. It carries the state an enumeration moves through (a
-   * move list, a table of cases, running totals), so it stays in the token as written; longer numbers
-   * (ids, years, epoch times), times, indices and runs mixing letters and digits (ids, hashes) are the
-   * slots.
+   * A number of at most STATE_NUMBER_DIGITS digits that is neither part of a time (`12:34`) nor an index
+   * (`Step 3:`, a line's `12.` or `3)`): a position, a total, a case value, the state an enumeration moves
+   * through, so it stays as written (docs/detector.md#units).
    */
   private isStateNumber(from: number, to: number): boolean {
     if (to - from > STATE_NUMBER_DIGITS) return false

@@ -1,25 +1,7 @@
 // Units: the lines, and the sentences inside a line (ended by . ! ? before white space, or by 。！？),
-// that the unit rules read (phrase-pool.ts compares them, novelty.ts judges its runs by them). A unit
-// is built from the tokenizer's tokens (tokenizer.ts), so its text is normalised (white space
-// collapsed, ASCII lower-cased) and never kept: it travels as hashes. A line with no sentence end is
-// cut every `MAX_UNIT_CHARS` chars. Each unit carries what the rules need to judge it:
-//   - `key`: the hash of its normalised text (exact repetition, phrase-pool.ts), case-sensitive for
-//     data (any unit of a file, on the tool side, too);
-//   - `shapedLikeData`: the unit looks like data or quoted tool output rather than prose by its own
-//     shape (data-like.ts): inside a fenced code block or a block comment, three or more tokens
-//     holding numbers or ids and making a quarter of its tokens or more (`slottedProse` when that is
-//     all: a retry line), its words mostly non-letters, a quarter of its tokens symbols alone, one
-//     char in 20 a bracket or an operator, two data separators with no space after them (a CSV
-//     row's "sit,42,ABC", compact JSON's `":"`), a backslash escape or a token longer than any word, a
-//     line that opens with a symbol, a timestamp or a file:line locator, a log or stack-frame word
-//     (`INFO`, `at`, ...) or indentation, or ends like code. Such text repeats
-//     legitimately (quoted logs, data rows, tables), so the rules ask it for more evidence (see
-//     docs/detector.md#confidence); its key is also case-sensitive, so a test matrix whose rows differ
-//     only in letter case is not a repeat;
-//   - `plainSentence`: words and nothing else (it opens with a letter of any script; no number or
-//     id, no bracket, operator or markup), as a model writes when it talks to itself; the novelty
-//     rule's echo level reads only such text;
-//   - `openedAtCut`: it begins where a longer one was cut, not at a line or sentence start.
+// that the unit rules read (phrase-pool.ts compares them, novelty.ts judges its runs by them). Built
+// from the tokenizer's tokens, a unit's text is normalised and travels as hashes, never kept. A line
+// with no sentence end is cut every `MAX_UNIT_CHARS` chars. What a unit carries: docs/detector.md#units.
 
 import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isUpperAscii, isWordChar } from './char-classes.ts'
 import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
@@ -41,6 +23,7 @@ export interface Unit {
   end: number
   /** Normalised length (chars, single spaces). */
   length: number
+  /** Hash of its normalised text; case-sensitive for data, so rows of a test matrix that differ only in case differ. */
   key: number
   /** At least 2 chars and a letter or digit: syntax such as `}` or `|---|` is not a phrase. */
   counted: boolean
@@ -49,7 +32,7 @@ export interface Unit {
    * id, time and status): otherwise a prose line, opening with a word and ending like a sentence.
    */
   slottedProse: boolean
-  /** Looks like data by its own shape, on any side. */
+  /** Looks like data or quoted tool output by its own shape, on any side (docs/detector.md#confidence). */
   shapedLikeData: boolean
   /** Words alone: it opens with a letter, holds no number or id, no bracket, operator or markup, and is not data-like. */
   plainSentence: boolean
