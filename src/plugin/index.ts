@@ -21,7 +21,8 @@ import type { Config as LoopBreakerConfig } from './config.ts'
 import { Escalation } from './escalation.ts'
 import type { Reaction } from './escalation.ts'
 import { guardStream } from './guard-stream.ts'
-import type { CallDetector, CallEnd, CompletedCall, Completion, TripDecision } from './guard-stream.ts'
+import type { CallDetector, CallEnd, Completion, TripDecision } from './guard-stream.ts'
+import type { CompletedCall } from './completed-call.ts'
 import {
   chosenLocale, continuationLine, createContinuationNotice, createNotice, cropLine, lengthMarker, localeOfText, reactionLine, resolveLocale,
   resumeLine, trimMarker,
