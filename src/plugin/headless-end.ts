@@ -18,7 +18,7 @@ import type { LineWriter } from './visible-log.ts'
 /** The service only the headless profile provides (its `headless-startup` row); the runner injects it. */
 const HEADLESS_SERVICE = 'headlessStartup'
 
-/** The cancel cause the loop-breaker ends a turn with (index.ts `CANCEL_CAUSE`). */
+/** The cancel cause the loop-breaker ends a turn with (reactions.ts `CANCEL_CAUSE`). */
 export interface StopCause {
   kind: string
   reason: string

@@ -48,7 +48,8 @@ const SIGNIFICANT_TEXT_CHARS = 200
  * Non-white-space chars of a step's text that fix its identity whatever its white space: each
  * normalised char but a collapsed space comes from one of them, so the 200 significant chars, the
  * filler opening of at most 7 dropped before them, and a margin for a case mapping that looks at the
- * next char. A caller that collects a step's text keeps it until it holds this many (guard-stream.ts).
+ * next char. A caller that collects a step's text keeps it until it holds this many (the plugin's
+ * completed-call.ts).
  */
 export const STEP_TEXT_NON_WHITESPACE = 256
 /** A tool result is judged by its head and its tail: status lines sit at either end. */
