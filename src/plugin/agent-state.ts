@@ -12,7 +12,7 @@ import type { DetectorConfig } from '../detector/index.ts'
 import { isUserSource } from '../message-source.ts'
 import { Escalation } from './escalation.ts'
 import type { EscalationSettings } from './escalation.ts'
-import { chosenLocale, localeOfText, resolveLocale } from './messages.ts'
+import { chosenLocale, localeOfMessage, resolveLocale } from './messages.ts'
 import type { Locale } from './messages.ts'
 
 /** One agent's state in one user turn. */
@@ -67,7 +67,7 @@ export class AgentStates {
     if (userMessages.length > 0) state.judges.userSpoke()
     state.turn = turn
     state.step = step
-    for (const message of userMessages) state.spoken = localeOfText(textOf(message)) ?? state.spoken
+    for (const message of userMessages) state.spoken = localeOfMessage(message) ?? state.spoken
     this.states.set(agent, state)
   }
 
@@ -88,8 +88,4 @@ export class AgentStates {
       continuations: 0,
     }
   }
-}
-
-function textOf(message: UserMessage): string {
-  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n')
 }
