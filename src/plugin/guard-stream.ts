@@ -161,12 +161,11 @@ class GuardedStream implements AsyncIterableIterator<StreamChunk> {
         return false
       }
       const cut = this.observe(chunk)
-      const closing = cut === undefined ? [] : this.close(cut.trip, cut.decision)
-      return this.handOut(earlier, chunk, closing)
+      return this.handOut(earlier, chunk, cut === undefined ? undefined : this.close(cut.trip, cut.decision))
     } catch (error) {
       this.watching = false
       this.hooks.onFailure(error)
-      return this.handOut(earlier ?? this.hold.release(), chunk, [])
+      return this.handOut(earlier ?? this.hold.release(), chunk, undefined)
     }
   }
 
@@ -177,26 +176,26 @@ class GuardedStream implements AsyncIterableIterator<StreamChunk> {
   private end(chunk: Finish): boolean {
     this.watching = false
     const kind = chunk.reason.kind
-    if (!isJudgedFinish(kind)) return this.handOut(this.hold.release(), chunk, [])
+    if (!isJudgedFinish(kind)) return this.handOut(this.hold.release(), chunk, undefined)
     const cutToolCall = kind === 'max-tokens' ? this.hold.cutToolCall() : undefined
     const completion = this.hooks.onComplete(this.collector.call, { kind, cutToolCall: cutToolCall && { id: cutToolCall.id, name: cutToolCall.name } })
     this.after = completion?.after
     const continueAs = kind === 'max-tokens' ? completion?.continueAs : undefined
-    if (continueAs === undefined) return this.handOut(this.hold.release(), chunk, [])
+    if (continueAs === undefined) return this.handOut(this.hold.release(), chunk, undefined)
     this.enqueue([...this.hold.releaseClosing(cutToolCall), { type: 'finish', reason: { kind: continueAs } }])
     return false
   }
 
   /**
-   * Hand `chunk` out now, `after` queued behind it; or, when `earlier` chunks were held, queue them, then
-   * `chunk`, then `after`, and report that `chunk` is not handed out now.
+   * Hand `chunk` out now, `behind` queued after it; or, when `earlier` chunks were held, queue them, then
+   * `chunk`, then `behind`, and report that `chunk` is not handed out now.
    */
-  private handOut(earlier: StreamChunk[] | undefined, chunk: StreamChunk, after: StreamChunk[]): boolean {
+  private handOut(earlier: StreamChunk[] | undefined, chunk: StreamChunk, behind: StreamChunk[] | undefined): boolean {
     if (earlier === undefined) {
-      if (after.length > 0) this.enqueue(after)
+      if (behind !== undefined) this.enqueue(behind)
       return true
     }
-    this.enqueue([...earlier, chunk, ...after])
+    this.enqueue([...earlier, chunk, ...behind ?? []])
     return false
   }
 
