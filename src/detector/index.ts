@@ -4,7 +4,9 @@
 export { StreamDetector } from './stream-detector.ts'
 export { DetectorPlan, DEFAULT_GUARDS, SIDE_GUARDS, type SidePlan } from './plan.ts'
 export { CallJudge, type CallObservation } from './judges/call-judge.ts'
-export { STEP_TEXT_NON_WHITESPACE, StepJudge, stepSignature, type StepObservation, type StepToolCall } from './judges/step-judge.ts'
+export {
+  STEP_TEXT_NON_WHITESPACE, StepJudge, stepContentIdentity, stepSignature, type StepContent, type StepObservation, type StepToolCall,
+} from './judges/step-judge.ts'
 export { CompletedCallJudges, isJudgedFinish, type CompletedCallFinding, type CompletedCallObservation } from './judges/completed-calls.ts'
 export {
   DETECTOR_SETTINGS,

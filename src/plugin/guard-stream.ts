@@ -9,28 +9,17 @@
  * observing throws, the rest of the call streams on untouched.
  */
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
-import { STEP_TEXT_NON_WHITESPACE, isJudgedFinish } from '../detector/index.ts'
+import { isJudgedFinish } from '../detector/index.ts'
 import type { Trip } from '../detector/index.ts'
+import { CompletedCallCollector } from './completed-call.ts'
+import type { CompletedCall } from './completed-call.ts'
+import { ContinuationHold } from './continuation-hold.ts'
 import { OpenBlocks, deltaText, sideOfDelta } from './open-blocks.ts'
 import type { TrimMarker } from './open-blocks.ts'
 
 /** The part of a detector the wrapper uses (the real one is the detector's `StreamDetector`). */
 export interface CallDetector {
   push(side: Trip['side'], delta: string): Trip | undefined
-}
-
-/**
- * What the cross-call and cross-step judges need of a call that ended by itself, assembled from its
- * `block-end`s and bounded whatever the call's length: the judges never see more than this.
- */
-export interface CompletedCall {
-  /** The last `reasoningTailChars` chars of the call's reasoning (all of it when shorter). */
-  reasoning: string
-  /** The length of the call's whole reasoning. */
-  reasoningLength: number
-  /** The head of the call's visible text that fixes its StepJudge identity (all of it when shorter). */
-  text: string
-  toolCalls: Array<{ name: string; arguments: string }>
 }
 
 /**
@@ -82,6 +71,14 @@ export interface GuardHooks {
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
 
+type Cut = Extract<TripDecision, { cut: true }>
+type Finish = Extract<StreamChunk, { type: 'finish' }>
+
+/** Guard one model call's stream: see the module comment. */
+export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHooks): AsyncIterableIterator<StreamChunk> {
+  return new GuardedStream(upstream[Symbol.asyncIterator](), hooks)
+}
+
 /**
  * A hand-written async iterator rather than an async generator: it costs one promise per chunk (the
  * upstream's, mapped), where a generator layer costs several. Every promise counts: dsh-agent's
@@ -89,140 +86,132 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * samples), and the loop makes 10 per chunk without this wrapper, 11 with it (counted with an
  * async_hooks init hook on the bench's in-process path).
  */
-export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHooks): AsyncIterableIterator<StreamChunk> {
-  const iterator = upstream[Symbol.asyncIterator]()
-  const blocks = new OpenBlocks()
-  const completed: CompletedCall = { reasoning: '', reasoningLength: 0, text: '', toolCalls: [] }
-  let textHeadComplete = false
-  let watching = true
-  let upstreamDone = false
-  let finished = false
+class GuardedStream implements AsyncIterableIterator<StreamChunk> {
+  private readonly iterator: AsyncIterator<StreamChunk>
+  private readonly hooks: GuardHooks
+  private readonly blocks = new OpenBlocks()
+  private readonly collector: CompletedCallCollector
+  private readonly hold: ContinuationHold
+  /** Chunks are fed to the detector and the collector until a trip, the finish or a failure. */
+  private watching = true
+  private upstreamDone = false
+  private finished = false
   /** Chunks to hand out before pulling upstream again: the closing chunks of a cut, or released held chunks. */
-  let queue: StreamChunk[] | undefined
-  /**
-   * A tool call's `block-end` whose arguments do not parse, and what followed it, held back until the
-   * finish: if the finish is `max-tokens` and the call is continued, that tool call is closed with the
-   * length marker. Providers end every block right before the finish, so this holds a few chunks.
-   */
-  let held: StreamChunk[] | undefined
+  private queue: StreamChunk[] | undefined
   /** The plugin's reaction, run once the consumer has taken the last chunk (or stopped reading). */
-  let after: (() => void) | undefined
+  private after: (() => void) | undefined
+
+  constructor(iterator: AsyncIterator<StreamChunk>, hooks: GuardHooks) {
+    this.iterator = iterator
+    this.hooks = hooks
+    this.collector = new CompletedCallCollector(hooks.reasoningTailChars)
+    this.hold = new ContinuationHold(hooks.lengthMarker)
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<StreamChunk> {
+    return this
+  }
+
+  next(): Promise<IteratorResult<StreamChunk>> {
+    if (this.finished) return Promise.resolve(DONE)
+    if (this.queue !== undefined) {
+      const chunk = this.queue.shift()
+      if (this.queue.length === 0) this.queue = undefined
+      if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk })
+    }
+    if (this.upstreamDone) return Promise.resolve(this.finish())
+    return this.iterator.next().then(this.onResult, this.onError)
+  }
+
+  return(): Promise<IteratorResult<StreamChunk>> {
+    return Promise.resolve(this.finish())
+  }
 
   // Created once: a closure per chunk would be one more allocation on the hottest path.
-  const onResult = (result: IteratorResult<StreamChunk>): IteratorResult<StreamChunk> | Promise<IteratorResult<StreamChunk>> => {
+  private readonly onResult = (result: IteratorResult<StreamChunk>): IteratorResult<StreamChunk> | Promise<IteratorResult<StreamChunk>> => {
     if (result.done) {
-      upstreamDone = true
-      if (held !== undefined) release([])
-      return queue === undefined ? finish() : guarded.next()
+      this.upstreamDone = true
+      const held = this.hold.release()
+      if (held !== undefined) this.enqueue(held)
+      return this.queue === undefined ? this.finish() : this.next()
     }
-    if (watching && !inspect(result.value)) return guarded.next()
+    if (this.watching && !this.inspect(result.value)) return this.next()
     return result
   }
-  const onError = (error: unknown): never => {
-    upstreamDone = true
-    finish()
+
+  private readonly onError = (error: unknown): never => {
+    this.upstreamDone = true
+    this.finish()
     throw error
   }
-  const guarded: AsyncIterableIterator<StreamChunk> = {
-    [Symbol.asyncIterator]: () => guarded,
-    next() {
-      if (finished) return Promise.resolve(DONE)
-      if (queue !== undefined) {
-        const chunk = queue.shift()
-        if (queue.length === 0) queue = undefined
-        if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk })
-      }
-      if (upstreamDone) return Promise.resolve(finish())
-      return iterator.next().then(onResult, onError)
-    },
-    return() {
-      return Promise.resolve(finish())
-    },
-  }
-  return guarded
 
-  /** Observe the chunk; false when it is not to be handed out now (held back, or queued after others). */
-  function inspect(chunk: StreamChunk): boolean {
+  /**
+   * Observe the chunk; false when it is not to be handed out now (held back, or queued after others).
+   * A delta after held chunks means the call went on: they go out first, then the delta, then the closing
+   * chunks if it trips.
+   */
+  private inspect(chunk: StreamChunk): boolean {
+    let earlier: StreamChunk[] | undefined
     try {
-      if (held !== undefined) {
-        if (chunk.type === 'finish') return end(chunk)
-        if (sideOfDelta(chunk) !== undefined) {
-          // More deltas: that tool call was not cut by the length limit. The held chunks go out first,
-          // then this one, then the closing chunks if it trips (the queue is empty while chunks are held).
-          const earlier = held
-          held = undefined
-          const closing = inspect(chunk) ? queue ?? [] : []
-          queue = [...earlier, chunk, ...closing]
-          return false
-        }
-      }
-      if (held === undefined && chunk.type === 'block-end' && hooks.lengthMarker !== undefined && isUnparsedToolCallEnd(chunk)) held = []
-      if (held !== undefined) {
-        observe(chunk)
-        held.push(chunk)
+      if (chunk.type === 'finish') return this.end(chunk)
+      if (this.hold.holding && sideOfDelta(chunk) !== undefined) earlier = this.hold.release()
+      if (this.hold.holds(chunk)) {
+        this.observe(chunk)
+        this.hold.add(chunk)
         return false
       }
-      if (chunk.type === 'finish') return end(chunk)
-      const cut = observe(chunk)
-      if (cut === undefined) return true
-      closeUpstream()
-      after = cut.afterCut
-      const trim = cut.trimHistory ? { side: cut.trip.side, loopStart: cut.trip.loopStart } : undefined
-      queue = [...blocks.close(trim, hooks.marker), { type: 'finish', reason: { kind: 'stop' } } as StreamChunk]
-      return true
+      const cut = this.observe(chunk)
+      return this.handOut(earlier, chunk, cut === undefined ? undefined : this.close(cut.trip, cut.decision))
     } catch (error) {
-      watching = false
-      hooks.onFailure(error)
-      if (held === undefined) return true
-      release([chunk])
-      return false
+      this.watching = false
+      this.hooks.onFailure(error)
+      return this.handOut(earlier ?? this.hold.release(), chunk, undefined)
     }
-  }
-
-  /** Queue the held chunks, then `more`, to be handed out in stream order. */
-  function release(more: StreamChunk[]) {
-    queue = [...(queue ?? []), ...(held ?? []), ...more]
-    held = undefined
   }
 
   /**
    * The call's finish: the judges see the completed call, and a `max-tokens` finish the plugin continues
    * is replaced by a legal one, the tool call the limit cut closed with the length marker.
    */
-  function end(chunk: Extract<StreamChunk, { type: 'finish' }>): boolean {
-    watching = false
+  private end(chunk: Finish): boolean {
+    this.watching = false
     const kind = chunk.reason.kind
-    if (!isJudgedFinish(kind)) {
-      if (held === undefined) return true
-      release([chunk])
-      return false
-    }
-    const cutToolCall = kind === 'max-tokens' ? lastUnparsedToolCall(held) : undefined
-    const completion = hooks.onComplete(completed, { kind, cutToolCall: cutToolCall && { id: cutToolCall.id, name: cutToolCall.name } })
-    after = completion?.after
+    if (!isJudgedFinish(kind)) return this.handOut(this.hold.release(), chunk, undefined)
+    const cutToolCall = kind === 'max-tokens' ? this.hold.cutToolCall() : undefined
+    const completion = this.hooks.onComplete(this.collector.call, { kind, cutToolCall: cutToolCall && { id: cutToolCall.id, name: cutToolCall.name } })
+    this.after = completion?.after
     const continueAs = kind === 'max-tokens' ? completion?.continueAs : undefined
-    if (continueAs === undefined) {
-      if (held === undefined) return true
-      release([chunk])
-      return false
-    }
-    const closed = (held ?? []).map((held) => held.type === 'block-end' && held.block === cutToolCall
-      ? { ...held, block: { ...cutToolCall, arguments: cutToolCall.arguments + hooks.lengthMarker } } as StreamChunk
-      : held)
-    held = undefined
-    queue = [...(queue ?? []), ...closed, { type: 'finish', reason: { kind: continueAs } } as StreamChunk]
+    if (continueAs === undefined) return this.handOut(this.hold.release(), chunk, undefined)
+    this.enqueue([...this.hold.releaseClosing(cutToolCall), { type: 'finish', reason: { kind: continueAs } }])
     return false
   }
 
-  function finish(): IteratorReturnResult<undefined> {
-    if (finished) return DONE
-    finished = true
-    if (!upstreamDone) closeUpstream()
-    if (after !== undefined) {
+  /**
+   * Hand `chunk` out now, `behind` queued after it; or, when `earlier` chunks were held, queue them, then
+   * `chunk`, then `behind`, and report that `chunk` is not handed out now.
+   */
+  private handOut(earlier: StreamChunk[] | undefined, chunk: StreamChunk, behind: StreamChunk[] | undefined): boolean {
+    if (earlier === undefined) {
+      if (behind !== undefined) this.enqueue(behind)
+      return true
+    }
+    this.enqueue([...earlier, chunk, ...behind ?? []])
+    return false
+  }
+
+  private enqueue(chunks: StreamChunk[]): void {
+    this.queue = this.queue === undefined ? chunks : [...this.queue, ...chunks]
+  }
+
+  private finish(): IteratorReturnResult<undefined> {
+    if (this.finished) return DONE
+    this.finished = true
+    if (!this.upstreamDone) this.closeUpstream()
+    if (this.after !== undefined) {
       try {
-        after()
+        this.after()
       } catch (error) {
-        hooks.onFailure(error)
+        this.hooks.onFailure(error)
       }
     }
     return DONE
@@ -233,95 +222,34 @@ export function guardStream(upstream: AsyncIterable<StreamChunk>, hooks: GuardHo
    * A trip while a block of a type the ledger cannot close is open waits: the detector repeats its
    * trip on every later delta, so the cut happens at the first delta after that block closed.
    */
-  function observe(chunk: StreamChunk) {
+  private observe(chunk: StreamChunk): { trip: Trip; decision: Cut } | undefined {
     const side = sideOfDelta(chunk)
     const text = side === undefined ? '' : deltaText(chunk)
-    blocks.observe(chunk, side, text)
-    if (chunk.type === 'block-end') collect(chunk.block)
+    this.blocks.observe(chunk, side, text)
+    if (chunk.type === 'block-end') this.collector.collect(chunk.block)
     if (side === undefined || text.length === 0) return undefined
-    const trip = hooks.detector.push(side, text)
-    if (trip === undefined || !blocks.closable()) return undefined
-    watching = false
-    const decision = hooks.onTrip(trip, blocks.loopChars(trip.side, trip.loopStart))
-    return decision.cut ? { trip, trimHistory: decision.trimHistory, afterCut: decision.afterCut } : undefined
+    const trip = this.hooks.detector.push(side, text)
+    if (trip === undefined || !this.blocks.closable()) return undefined
+    this.watching = false
+    const decision = this.hooks.onTrip(trip, this.blocks.loopChars(trip.side, trip.loopStart))
+    return decision.cut ? { trip, decision } : undefined
   }
 
-  function collect(block: any) {
-    if (block.type === 'reasoning') {
-      completed.reasoningLength += block.text.length
-      completed.reasoning = appendTail(completed.reasoning, block.text, hooks.reasoningTailChars)
-    } else if (block.type === 'text') {
-      if (textHeadComplete) return
-      const joined = completed.text + block.text
-      const end = stepTextEnd(joined)
-      textHeadComplete = end !== undefined
-      // The StepJudge collapses white space runs anyway; collapsing them here bounds the head.
-      completed.text = (end === undefined ? joined : joined.slice(0, end)).replace(WHITE_SPACE_RUN, ' ')
-    } else if (block.type === 'tool-call') {
-      completed.toolCalls.push({ name: block.name, arguments: block.arguments })
-    }
+  /** Cut the call at a trip: the provider request is stopped, and every open block closed legally. */
+  private close(trip: Trip, decision: Cut): StreamChunk[] {
+    this.closeUpstream()
+    this.after = decision.afterCut
+    const trim = decision.trimHistory ? { side: trip.side, loopStart: trip.loopStart } : undefined
+    return [...this.blocks.close(trim, this.hooks.marker), { type: 'finish', reason: { kind: 'stop' } }]
   }
 
   /** Stop the provider request without waiting on it: a slow or failing close must not hold the cut. */
-  function closeUpstream() {
-    upstreamDone = true
+  private closeUpstream(): void {
+    this.upstreamDone = true
     try {
-      Promise.resolve(iterator.return?.()).catch(() => {})
+      Promise.resolve(this.iterator.return?.()).catch(() => {})
     } catch {
       // A synchronous throw from return() leaves nothing to close.
     }
   }
-}
-
-type ToolCallBlock = { type: 'tool-call'; id: string; name: string; arguments: string }
-
-/** Whether the chunk ends a tool call whose arguments are not JSON (cut by a length limit, or malformed). */
-function isUnparsedToolCallEnd(chunk: StreamChunk): boolean {
-  return chunk.type === 'block-end' && chunk.block.type === 'tool-call' && !parses((chunk.block as ToolCallBlock).arguments)
-}
-
-function lastUnparsedToolCall(held: StreamChunk[] | undefined): ToolCallBlock | undefined {
-  for (let i = (held?.length ?? 0) - 1; i >= 0; i--) {
-    const chunk = held![i]!
-    if (isUnparsedToolCallEnd(chunk)) return (chunk as Extract<StreamChunk, { type: 'block-end' }>).block as ToolCallBlock
-  }
-  return undefined
-}
-
-/** rc.8 reads empty arguments as `{}` (dsh-agent-loop `parseArguments`), so they parse too. */
-function parses(json: string): boolean {
-  if (json === '') return true
-  try {
-    JSON.parse(json)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const NON_WHITE_SPACE = /\S/g
-const WHITE_SPACE_RUN = /\s+/g
-
-/** Where the head of `text` that fixes its step identity ends, or undefined when all of it is needed. */
-function stepTextEnd(text: string): number | undefined {
-  NON_WHITE_SPACE.lastIndex = 0
-  for (let seen = 1; NON_WHITE_SPACE.exec(text) !== null; seen++) {
-    if (seen === STEP_TEXT_NON_WHITESPACE) return NON_WHITE_SPACE.lastIndex
-  }
-  return undefined
-}
-
-/** The last `chars` chars of `kept + more`, without concatenating a long `more` first. */
-function appendTail(kept: string, more: string, chars: number): string {
-  if (more.length >= chars) return detached(more.slice(more.length - chars))
-  const joined = kept + more
-  return joined.length <= chars ? joined : detached(joined.slice(joined.length - chars))
-}
-
-/**
- * A copy of `text` that does not pin the string it was sliced from (V8 slices share their parent's
- * storage, which would keep the whole reasoning alive): slicing a concatenation flattens it first.
- */
-function detached(text: string): string {
-  return ` ${text}`.slice(1)
 }

@@ -10,24 +10,20 @@
  * `headlessStartup` service) or about a turn that a later one followed.
  */
 import type { Context } from '@deepseek-ai/cordis'
+import type { Session } from '@deepseek-ai/dsh-session'
+import type { TurnEndReason } from '@deepseek-ai/dsh-session/types'
 import { readJournalRecord } from '../journal.ts'
 import { isUserSource } from '../message-source.ts'
-import { chosenLocale, headlessPartsLine, headlessStopLine, localeOfText, resolveLocale } from './messages.ts'
+import { chosenLocale, headlessPartsLine, headlessStopLine, localeOfMessage, resolveLocale } from './messages.ts'
 import type { LineWriter } from './visible-log.ts'
 
 /** The service only the headless profile provides (its `headless-startup` row); the runner injects it. */
 const HEADLESS_SERVICE = 'headlessStartup'
 
-/** The cancel cause the loop-breaker ends a turn with (index.ts `CANCEL_CAUSE`). */
+/** The cancel cause the loop-breaker ends a turn with (reactions.ts `CANCEL_CAUSE`). */
 export interface StopCause {
   kind: string
   reason: string
-}
-
-interface WatchedSession {
-  readonly id: string
-  readonly header?: { origin?: string }
-  readonly events: ReadonlyArray<{ type: string; data: any }>
 }
 
 /**
@@ -45,27 +41,27 @@ export function sayHeadlessStops(ctx: Context, cause: StopCause, write: LineWrit
 }
 
 function watchStops(ctx: Context, cause: StopCause, write: LineWriter): void {
-  const stopped = new Map<WatchedSession, number>()
-  const continued = new Map<WatchedSession, number>()
-  ctx.on('session/event', (session: WatchedSession, event: { type: string; data: any }) => {
+  const stopped = new Map<Session, number>()
+  const continued = new Map<Session, number>()
+  ctx.on('session/event', (session, event) => {
     if (event.type === 'turn/start') {
       stopped.delete(session)
       continued.delete(session)
     } else if (event.type === 'turn/end') {
-      if (isStop(event.data?.reason, cause)) stopped.set(session, event.data.turn)
-      else if (hasContinuation(session, event.data?.turn)) continued.set(session, event.data.turn)
+      if (isStop(event.data.reason, cause)) stopped.set(session, event.data.turn)
+      else if (hasContinuation(session, event.data.turn)) continued.set(session, event.data.turn)
     }
   })
   ctx.effect(() => () => {
     try {
       for (const [session, turn] of stopped) {
         // A subagent's turn is its parent's business; the run prints the top-level agent's answer.
-        if (session.header?.origin === 'subagent') continue
+        if (session.header.origin === 'subagent') continue
         write(headlessStopLine(resolveLocale(chosenLocale(ctx), spokenLocale(session)), { turn, loops: loopsInARow(session, turn), session: session.id }))
       }
       for (const [session, turn] of continued) {
         const parts = printedAnswerParts(session, turn)
-        if (session.header?.origin === 'subagent' || stopped.has(session) || parts < 2) continue
+        if (session.header.origin === 'subagent' || stopped.has(session) || parts < 2) continue
         write(headlessPartsLine(resolveLocale(chosenLocale(ctx), spokenLocale(session)), { turn, parts, session: session.id }))
       }
     } catch {
@@ -74,12 +70,13 @@ function watchStops(ctx: Context, cause: StopCause, write: LineWriter): void {
   }, 'loop-breaker: say a headless turn was stopped')
 }
 
-function isStop(reason: any, cause: StopCause): boolean {
-  return reason?.kind === 'aborted' && reason.reason?.kind === cause.kind && reason.reason?.reason === cause.reason
+function isStop(reason: TurnEndReason, cause: StopCause): boolean {
+  const cancel = reason.kind === 'aborted' ? reason.reason : undefined
+  return cancel?.kind === cause.kind && 'reason' in cancel && cancel.reason === cause.reason
 }
 
 /** Whether the plugin continued a call of `turn` after the output length limit. */
-function hasContinuation(session: WatchedSession, turn: number): boolean {
+function hasContinuation(session: Session, turn: number): boolean {
   return session.events.some((event) => {
     const record = readJournalRecord(event.type, event.data)
     return record?.name === 'loop-breaker/continue' && record.data.turn === turn && record.data.action === 'continue'
@@ -91,12 +88,12 @@ function hasContinuation(session: WatchedSession, turn: number): boolean {
  * the texts of the steps just before it that the plugin continued after the output length limit (a call
  * cut inside a tool call's arguments is re-issued, not continued as text).
  */
-function printedAnswerParts(session: WatchedSession, turn: number): number {
+function printedAnswerParts(session: Session, turn: number): number {
   const texts = new Map<number, boolean>()
   const continuedSteps = new Set<number>()
   for (const event of session.events) {
-    if (event.type === 'assistant/message' && event.data?.turn === turn) {
-      const text = (event.data.message?.content ?? []).some((block: any) => block?.type === 'text' && block.text !== '')
+    if (event.type === 'assistant/message' && event.data.turn === turn) {
+      const text = event.data.message.content.some((block) => block.type === 'text' && block.text !== '')
       texts.set(event.data.step, text)
     }
     const record = readJournalRecord(event.type, event.data)
@@ -112,9 +109,9 @@ function printedAnswerParts(session: WatchedSession, turn: number): number {
 }
 
 /** The level of the turn's last loop-breaker reaction: how many findings in a row ended it. */
-function loopsInARow(session: WatchedSession, turn: number): number | undefined {
+function loopsInARow(session: Session, turn: number): number | undefined {
   for (let index = session.events.length - 1; index >= 0; index--) {
-    const event = session.events[index]!
+    const event = session.events[index]
     const record = readJournalRecord(event.type, event.data)
     if (record?.data.turn === turn && typeof record.data.level === 'number') return record.data.level
   }
@@ -122,12 +119,11 @@ function loopsInARow(session: WatchedSession, turn: number): number | undefined 
 }
 
 /** The language of the user's latest message that has letters. */
-function spokenLocale(session: WatchedSession) {
+function spokenLocale(session: Session) {
   for (let index = session.events.length - 1; index >= 0; index--) {
-    const event = session.events[index]!
-    if (event.type !== 'user/message' || !isUserSource(event.data?.source)) continue
-    const text = (event.data.content ?? []).map((part: any) => (part?.type === 'text' ? part.text : '')).join('\n')
-    const locale = localeOfText(text)
+    const event = session.events[index]
+    if (event.type !== 'user/message' || !isUserSource(event.data.source)) continue
+    const locale = localeOfMessage(event.data)
     if (locale !== undefined) return locale
   }
   return undefined

@@ -4,10 +4,12 @@
  * tells the model to carry on with its original task differently; it never asks the model to wrap up,
  * because a loop is a failure of generation, not a sign the task is done.
  */
+import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import type { UserMessage } from '@deepseek-ai/dsh-llm'
 import type { Side, RuleName, StallReason, StepVerdict } from '../detector/index.ts'
 import type { Action } from './escalation.ts'
+import { isMapping } from '../mapping.ts'
 import { CONTINUATION_SUMMARY_HEAD, NOTICE_SOURCE } from '../message-source.ts'
 
 export { trimMarker } from '../trim-marker.ts'
@@ -218,13 +220,20 @@ export function resumeLine(locale: Locale, where: { turn: number }): string {
     : `${PREFIX} 第 ${where.turn} 轮被中止后，已自动继续原任务：提示已发给模型。`
 }
 
+/** The one call of dsh-settings' service the plugin makes (dsh-settings is not among its dependencies). */
+interface SettingsReader {
+  get(namespace: string): unknown
+}
+
 /**
  * The locale the user chose in DSH's settings (`locale.preference`, `'zh'` or `'en'`), or `undefined`
  * when there is no settings service (headless) or the user left the choice to the client.
  */
-export function chosenLocale(ctx: { get(name: string): any }): Locale | undefined {
+export function chosenLocale(ctx: Context): Locale | undefined {
   try {
-    const preference = ctx.get('settings')?.get('locale')?.preference
+    const settings: SettingsReader | undefined = ctx.get('settings')
+    const section = settings?.get('locale')
+    const preference = isMapping(section) ? section.preference : undefined
     if (typeof preference !== 'string') return undefined
     return preference.toLowerCase().startsWith('en') ? 'en' : preference.toLowerCase().startsWith('zh') ? 'zh' : undefined
   } catch {
@@ -248,6 +257,11 @@ export function localeOfText(text: string): Locale | undefined {
   const latin = prose.match(LATIN)?.length ?? 0
   if (cjk === 0 && latin === 0) return undefined
   return cjk * CJK_WEIGHT >= latin ? 'zh' : 'en'
+}
+
+/** The language a user's message is written in: its text parts, as `localeOfText` reads them. */
+export function localeOfMessage(message: UserMessage): Locale | undefined {
+  return localeOfText(message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'))
 }
 
 /** The notice language: the user's explicit choice, else the language of their own messages, else Chinese. */

@@ -1,6 +1,7 @@
 /**
  * The crops of one session: runs of identical completed steps left out of every request after the first
- * step of the run (the anchor), so the repeated steps stop serving the model as an example. A step is an
+ * step of the run (the anchor), so the repeated steps stop serving the model as an example. Identical is
+ * the detector's strict step identity (`stepContentIdentity`, beside the step judge's). A step is an
  * assistant message together with the tool results of its calls, so a crop removes whole groups and the
  * request keeps every tool call paired with its result. What lies between the repeated steps (notices,
  * the user's messages, steps that differ) stays. Crops are message ids, recorded durably by the plugin
@@ -9,7 +10,9 @@
  * See docs/continuation-and-crop.md#crop-repeated-steps.
  */
 import { createHash } from 'node:crypto'
-import type { Message } from '@deepseek-ai/dsh-llm'
+import type { ContentBlock, Message, ToolCallBlock } from '@deepseek-ai/dsh-llm'
+import { stepContentIdentity } from '../detector/index.ts'
+import type { StepContent } from '../detector/index.ts'
 
 export interface CropSettings {
   /** Identical completed steps in a row that make a streak (the anchor included). */
@@ -69,7 +72,7 @@ export class StepCrops {
     if (fresh.length === 0) return undefined
     return {
       key: key.slice(0, 16),
-      anchorId: streak[0]!.assistant.id,
+      anchorId: streak[0].assistant.id,
       steps: fresh.length,
       messageIds: fresh.flatMap((group) => [group.assistant.id, ...group.results.map((result) => result.id)]),
     }
@@ -78,7 +81,7 @@ export class StepCrops {
   private keyOf(group: StepGroup): string {
     const cached = this.keys.get(group.assistant)
     if (cached !== undefined) return cached
-    const key = createHash('sha256').update(stepIdentity(group)).digest('hex')
+    const key = createHash('sha256').update(stepContentIdentity(stepContent(group))).digest('hex')
     this.keys.set(group.assistant, key)
     return key
   }
@@ -91,43 +94,44 @@ export class StepCrops {
 function* stepsBackwards(messages: readonly Message[]): Generator<StepGroup> {
   const results = new Map<string, Message>()
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!
+    const message = messages[i]
     if (message.role === 'assistant') {
       if (message.content.length === 0) continue
-      const calls = message.content.filter((block: any) => block.type === 'tool-call') as Array<{ id: string }>
+      const calls = message.content.filter(isToolCall)
       yield { assistant: message, results: calls.flatMap((call) => results.get(call.id) ?? []) }
       continue
     }
-    for (const block of message.content as Array<{ type: string; toolCallId?: string }>) {
-      if (block.type === 'tool-result' && block.toolCallId !== undefined) results.set(block.toolCallId, message)
+    for (const block of message.content) {
+      if (block.type === 'tool-result') results.set(block.toolCallId, message)
     }
   }
 }
 
-/**
- * What makes two steps the same: their tool calls with arguments and results when they called tools (a
- * repeated call whose result changed is progress, not a loop, so it is never cropped); else their reply
- * text; else their reasoning. Text is compared trimmed, lower-cased, white space collapsed.
- */
-function stepIdentity(group: StepGroup): string {
-  const content = group.assistant.content as Array<{ type: string; text?: string; name?: string; arguments?: string; id?: string }>
-  const calls = content.filter((block) => block.type === 'tool-call')
-  if (calls.length > 0) {
-    // A result's own content and outcome, not its envelope: the call id differs on every call.
-    const resultOf = (id: string | undefined) => {
-      for (const result of group.results) {
-        for (const block of result.content as Array<{ toolCallId?: string; content?: unknown; isError?: boolean }>) {
-          if (block.toolCallId === id) return [block.content, block.isError === true]
-        }
-      }
-      return null
-    }
-    return JSON.stringify(['tools', calls.map((call) => [call.name, call.arguments, resultOf(call.id)])])
+/** What the step put into the conversation, for the detector's strict step identity. */
+function stepContent(group: StepGroup): StepContent {
+  const content = group.assistant.content
+  return {
+    reasoning: joinedText(content, 'reasoning'),
+    text: joinedText(content, 'text'),
+    toolCalls: content.filter(isToolCall).map((call) => ({ name: call.name, arguments: call.arguments, result: resultOf(group.results, call.id) })),
   }
-  const text = normalized(content, 'text')
-  return text !== '' ? JSON.stringify(['text', text]) : JSON.stringify(['reasoning', normalized(content, 'reasoning')])
 }
 
-function normalized(content: Array<{ type: string; text?: string }>, type: string): string {
-  return content.filter((block) => block.type === type).map((block) => block.text ?? '').join('\n').trim().toLowerCase().replace(/\s+/g, ' ')
+function resultOf(results: readonly Message[], callId: string): StepContent['toolCalls'][number]['result'] {
+  for (const result of results) {
+    for (const block of result.content) {
+      if (block.type === 'tool-result' && block.toolCallId === callId) return { content: block.content, isError: block.isError === true }
+    }
+  }
+  return undefined
+}
+
+function joinedText(content: readonly ContentBlock[], type: 'text' | 'reasoning'): string {
+  const texts: string[] = []
+  for (const block of content) if (block.type === type) texts.push(block.text)
+  return texts.join('\n')
+}
+
+function isToolCall(block: ContentBlock): block is ToolCallBlock {
+  return block.type === 'tool-call'
 }

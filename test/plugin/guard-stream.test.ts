@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import type { StreamChunk } from '@deepseek-ai/dsh-llm'
 import { DEFAULT_CONFIG, StreamDetector, stepSignature } from '../../src/detector/index.ts'
 import { guardStream } from '../../src/plugin/guard-stream.ts'
-import type { CompletedCall } from '../../src/plugin/guard-stream.ts'
+import type { CompletedCall } from '../../src/plugin/completed-call.ts'
 import { productiveProse } from '../fixtures/detector/loops.mjs'
 
 /** A legal call: each block streamed in `deltaSize`-char deltas, then `finish {stop}`. */

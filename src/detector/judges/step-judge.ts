@@ -5,6 +5,7 @@
 // edit retried with a reworded preface is the same step; a step without tool calls is identified by
 // its normalised visible text (trimmed, lower-cased, white space collapsed, a leading "let me / I'll /
 // I will / let's" dropped, first 200 chars). Steps with neither carry no identity and are ignored.
+// The plugin's crop asks a stricter "same step" of this file too (`stepContentIdentity`, beside it).
 // Each step also gets a masked identity, its arguments (or text) with temp paths, ids, hashes,
 // timestamps, standalone numbers, command-line flags and white space replaced: the same command with a
 // harmless changing flag, a counter in its arguments, an edit retried with other spacing. A number in a
@@ -47,7 +48,8 @@ const SIGNIFICANT_TEXT_CHARS = 200
  * Non-white-space chars of a step's text that fix its identity whatever its white space: each
  * normalised char but a collapsed space comes from one of them, so the 200 significant chars, the
  * filler opening of at most 7 dropped before them, and a margin for a case mapping that looks at the
- * next char. A caller that collects a step's text keeps it until it holds this many (guard-stream.ts).
+ * next char. A caller that collects a step's text keeps it until it holds this many (the plugin's
+ * completed-call.ts).
  */
 export const STEP_TEXT_NON_WHITESPACE = 256
 /** A tool result is judged by its head and its tail: status lines sit at either end. */
@@ -164,10 +166,47 @@ function toolSignature(call: StepToolCall): string {
   return `${call.name}(${JSON.stringify(sortKeysDeep(args)) ?? ''})`
 }
 
+// What makes two completed steps the same, in its two strengths. Both look at the tool calls when the
+// step made any, else at its text, normalised the same way (`normalizedStepText`):
+// - `stepSignature`, what this judge compares: lenient, since it only reports. Arguments are key-sorted,
+//   a filler opening is dropped and only the first 200 chars of text count.
+// - `stepContentIdentity`, for leaving repeats out of what the model reads again (the plugin's crop):
+//   strict, since dropping a step is harmless only when nothing of it differs. Arguments as written, each
+//   call's result (a repeated call whose result changed is progress), the whole text, else the reasoning.
+
+/** A step's text as both identities compare it: trimmed, lower-cased, white space collapsed. */
+function normalizedStepText(text: string): string {
+  return text.trim().toLowerCase().replace(/\s+/g, ' ')
+}
+
 /** The identity of a step, or '' when it has neither text nor tool calls. */
 export function stepSignature(step: StepObservation): string {
   if (step.toolCalls.length > 0) return step.toolCalls.map(toolSignature).join('\n')
-  return step.text.trim().toLowerCase().replace(/\s+/g, ' ').replace(FILLER_OPENING, '').slice(0, SIGNIFICANT_TEXT_CHARS)
+  return normalizedStepText(step.text).replace(FILLER_OPENING, '').slice(0, SIGNIFICANT_TEXT_CHARS)
+}
+
+/** All a completed step left in the conversation, as `stepContentIdentity` reads it. */
+export interface StepContent {
+  /** The step's reasoning blocks, joined by line breaks. */
+  readonly reasoning: string
+  /** The step's text blocks, joined by line breaks. */
+  readonly text: string
+  readonly toolCalls: ReadonlyArray<{
+    readonly name: string
+    /** The arguments as the model wrote them. */
+    readonly arguments: unknown
+    /** The call's result: its own content and outcome, not its envelope (the call id differs on every call); absent when not known. */
+    readonly result: { readonly content: unknown; readonly isError: boolean } | undefined
+  }>
+}
+
+/** The strict identity of a step (see above): equal strings for the same step, whatever its ids. */
+export function stepContentIdentity(step: StepContent): string {
+  if (step.toolCalls.length > 0) {
+    return JSON.stringify(['tools', step.toolCalls.map((call) => [call.name, call.arguments, call.result === undefined ? null : [call.result.content, call.result.isError]])])
+  }
+  const text = normalizedStepText(step.text)
+  return text !== '' ? JSON.stringify(['text', text]) : JSON.stringify(['reasoning', normalizedStepText(step.reasoning)])
 }
 
 interface StepEntry {
