@@ -38,11 +38,13 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
   const tool = side === 'tool'
   const reasoning = side === 'reasoning'
   const dataMinSpan = tool ? config.toolDataMinSpan : config.dataMinSpan
+  const valuesMinSpan = tool ? config.toolDataMinSpan : config.valuesMinSpan
   const cycle: CycleThresholds = {
     maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,
     minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
     minPeriods: config.cycleMinPeriods,
     dataMinSpan,
+    valuesMinSpan,
     writesData: tool,
     codeMinSpan: config.codeMinSpan,
   }
@@ -68,6 +70,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
       dataMinSpan,
+      valuesMinSpan,
       writesData: tool,
       codeMinSpan: config.codeMinSpan,
     },

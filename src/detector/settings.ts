@@ -64,13 +64,22 @@ export const DETECTOR_SETTINGS = {
     default: 2.5, min: 2, max: 64, integer: false,
     description: 'Minimum number of periods the tail must span (exactly twice is normal in code; a loop keeps going).',
   },
-  // Identical rows are a correct answer often enough (a zero matrix, a board, a CSV of equal rows); what
-  // is data is decided by side and by what repeats (text/data-like.ts). 6,144 trips no real normal and no
-  // npm document read as reasoning or text (a locale JSON record repeated over 4.1 K trips at 4,096), and
-  // cuts the real loops of value rows before their output ends (docs/corpus-findings.md#real-model-output).
+  // Copies of one table row or record are a correct answer often enough (a CSV of equal rows, a list
+  // of equal JSON records); what is data is decided by side and by what repeats (text/data-like.ts).
+  // 6,144 trips no real normal and no npm document read as reasoning or text (a locale JSON record
+  // repeated over 4.1 K trips at 4,096).
   dataMinSpan: {
     default: 6144, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span in reasoning/text when it is data: rows of values or one table row repeated; 0 treats it like prose.',
+    description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span in reasoning/text when it is data: one table row or record repeated, a board of one symbol; 0 treats it like prose.',
+  },
+  // Values alone (numbers and marks: a matrix row, a move string, a countdown of expressions) are the
+  // real loops that end before the data span; correct answers repeat values verbatim for at most ~1,550
+  // chars in the real-output corpus (a circuit's bit lines, an ARC grid tiled by its pattern: a 30 × 30
+  // grid is 1,800 chars), and no npm document read as reasoning or text trips at 2,048. 3,072 keeps
+  // twice the longest real normal (docs/corpus-findings.md#real-model-output).
+  valuesMinSpan: {
+    default: 3072, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) an exact repetition (cycle, token-period) must span in reasoning/text when it is values alone (numbers and marks, a word now and then: a matrix row, a move string); 0 treats it like prose.',
   },
   // Files are written on purpose and a generated one repeats a lot: the lookup-table and identical-rows
   // shapes reach 9.5 K (test/fixtures/detector/normal-shapes.mjs), and C tables, fixtures and lockfiles

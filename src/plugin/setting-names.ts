@@ -3,8 +3,6 @@
  * `config.ts` gives each setting its schema field (default, description, range) and the compiler holds
  * both to these names; the analyzer reads them from here, without loading the schema library.
  */
-import { DETECTOR_SETTINGS } from '../detector/index.ts'
-
 /** What each side watches, and whether the judges of completed calls run. */
 export const GUARD_SETTING_NAMES = ['reasoning', 'text', 'tool', 'steps'] as const
 
@@ -19,21 +17,34 @@ export type ReactionSettingName = (typeof REACTION_SETTING_NAMES)[number]
 /** Every setting of the plugin. */
 export const SETTING_NAMES: readonly string[] = [...GUARD_SETTING_NAMES, ...REACTION_SETTING_NAMES]
 
-/** Thresholds of the judges of completed calls: `steps` switches them. */
-const JUDGE_THRESHOLDS = new Set(['maxThinkingSteps', 'minReasoningChars', 'similarityThreshold', 'callJudgeWindowChars', 'restatementTailChars',
-  'maxRepeatedSteps', 'maxAlternatingSteps', 'maxStepCycleLength'])
-
 /**
- * What replaces a setting of an earlier version: each detector threshold the guard of the sides it
- * applies to (the thresholds stay the detector's calibration, tried with the analyzer's `--set`), the
- * crop's count and bound `crop`; `undefined` for a name that never was a setting.
+ * The settings of the earlier versions (0.1.x), by what replaces them: each detector threshold the guard
+ * of the sides it applied to (the thresholds stay the detector's calibration, tried with the analyzer's
+ * `--set`), the judges' thresholds `steps`, the crop's count and bound `crop`. Their bundle patch wrote
+ * all of them into every install, so a patch may still hold any.
  */
+const EARLIER_SETTINGS: Readonly<Record<string, readonly string[]>> = {
+  reasoning: ['reasoningCycleMaxPeriod', 'reasoningCycleMinSpan', 'reasoningPoolMinRepeatedChars'],
+  text: ['textCycleMaxPeriod', 'textCycleMinSpan', 'textPoolMinRepeatedChars'],
+  tool: ['toolCycleMaxPeriod', 'toolCycleMinSpan', 'toolDataMinSpan', 'toolPoolMinRepeatedChars', 'toolPoolWindowChars', 'toolPoolMinConcentration',
+    'toolNoveltyMinSpan', 'toolTokenPeriodMinRepeats', 'toolSymbolRunMinChars', 'toolDividerRunMinChars', 'toolMaxIdenticalChunks'],
+  'reasoning and text': ['noveltyMinSpan', 'noveltySlottedMinSpan', 'noveltyDataMinSpan', 'noveltyWindowChars', 'noveltyMinCoverage',
+    'noveltyMiddleMinCoverage', 'noveltyMiddleMinSpan', 'noveltyWeakMinCoverage', 'noveltyWeakMinSpan', 'noveltyEchoMinSpan', 'noveltyEchoMinShare',
+    'noveltyEchoMaxPeriod', 'noveltyEchoMinPeriods', 'noveltyPlainMinShare', 'noveltyDataMinCoverage', 'noveltyDataMinOrder', 'noveltyMinPeriods',
+    'noveltyNewMaterialShare', 'noveltyNewMaterialMinPeriod', 'noveltyHistoryTokens'],
+  'reasoning, text and tool': ['cycleMinPeriods', 'dataMinSpan', 'codeMinSpan', 'cycleCheckStride', 'poolWindowChars', 'poolWindowUnits',
+    'poolMinCoverage', 'poolMinConcentration', 'tokenPeriodMinRepeats', 'tokenPeriodMaxBlock', 'tokenPeriodMinDistinct', 'symbolRunMinChars',
+    'dividerRunMinChars', 'maxIdenticalChunks'],
+  steps: ['maxThinkingSteps', 'minReasoningChars', 'similarityThreshold', 'callJudgeWindowChars', 'restatementTailChars', 'maxRepeatedSteps',
+    'maxAlternatingSteps', 'maxStepCycleLength'],
+  crop: ['cropAfter', 'cropMaxSteps'],
+}
+
+const REPLACEMENT = new Map(Object.entries(EARLIER_SETTINGS).flatMap(([replacement, names]) => names.map((name) => [name, replacement] as const)))
+
+/** What replaces a setting of an earlier version, or `undefined` for a name that never was a setting. */
 export function replacementOf(name: string): string | undefined {
-  if (name === 'cropAfter' || name === 'cropMaxSteps') return 'crop'
-  if (!Object.hasOwn(DETECTOR_SETTINGS, name)) return undefined
-  if (JUDGE_THRESHOLDS.has(name)) return 'steps'
-  for (const side of ['reasoning', 'text', 'tool']) if (name.startsWith(side)) return side
-  return name.startsWith('novelty') ? 'reasoning and text' : 'reasoning, text and tool'
+  return REPLACEMENT.get(name)
 }
 
 /** Whether `name` is a setting of an earlier version that the plugin no longer takes. */

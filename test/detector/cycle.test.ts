@@ -98,9 +98,11 @@ describe('cycle', () => {
     expect(feed(line.repeat(40), 'tool')).toBeUndefined()
   })
 
-  // In reasoning and text, what repeats says how much evidence it needs: copies of one table row or
-  // record wait for dataMinSpan, code lines for codeMinSpan.
+  // In reasoning and text, what repeats says how much evidence it needs: values alone wait for
+  // valuesMinSpan, copies of one table row or record for dataMinSpan, code lines for codeMinSpan.
   it.each([
+    ['1 6 7 2 8 3 2 7 4 5 9 0\n', 'valuesMinSpan'],
+    ['A+1 K+1 A-1 ', 'valuesMinSpan'],
     ['| GPIO | input | up | high |\n', 'dataMinSpan'],
     ['  { 0, HANDLER_DEFAULT, FLAG_NONE },\n', 'dataMinSpan'],
     ['INSERT INTO seen (id) VALUES (1);\n', 'codeMinSpan'],
@@ -113,6 +115,16 @@ describe('cycle', () => {
     expect(trip!.loopStart).toBeLessThanOrEqual(row.length)
     // The repetition begins after the first copy of the row.
     expect(trip!.at).toBeLessThanOrEqual(trip!.loopStart + span + 2 * stride)
+  })
+
+  it('leaves a 30 × 30 grid tiled by its pattern (an ARC answer) alone, and cuts its rows written on and on', () => {
+    const row = '1 6 7 2 8 3 2 7 1 6 7 2 8 3 2 7 1 6 7 2 8 3 2 7 1 6 7 2 8 3\n'
+    expect(feed(row.repeat(30), 'text')).toBeUndefined()
+    expect(feed(row.repeat(30), 'reasoning')).toBeUndefined()
+    const trip = feed(row.repeat(120), 'text')!
+    // Values alone, whichever exact rule sees them first.
+    expect(['cycle', 'token-period']).toContain(trip.rule)
+    expect(trip.at - trip.loopStart).toBeLessThanOrEqual(DEFAULT_CONFIG.valuesMinSpan + row.length + 2 * stride)
   })
 
   // A file is written on purpose: the same rows written into one wait for the tool side's data span.

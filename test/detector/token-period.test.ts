@@ -44,6 +44,18 @@ describe('token period', () => {
     expect(trip!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.dataMinSpan + 2 * row.length + 32 + 16)
   })
 
+  it('follows a block of values alone until valuesMinSpan, and a record of braces and quoted numbers until dataMinSpan', () => {
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0, maxIdenticalChunks: 0 }
+    const values = '3 * 7 + 2 = 23, 4 + 5 * 3 = 19; '
+    expect(feed(values.repeat(Math.floor(DEFAULT_CONFIG.valuesMinSpan / values.length) - 2), 'text', { config: only })).toBeUndefined()
+    const trip = feed(values.repeat(2 * Math.ceil(DEFAULT_CONFIG.valuesMinSpan / values.length)), 'text', { config: only })!
+    expect(trip.rule).toBe('token-period')
+    expect(trip.at).toBeLessThanOrEqual(DEFAULT_CONFIG.valuesMinSpan + 2 * values.length + 32 + 16)
+    const record = '{ "ar": { "_distance": "10", "_oneway": "true" } },\n'
+    const span = (DEFAULT_CONFIG.valuesMinSpan + DEFAULT_CONFIG.dataMinSpan) / 2
+    expect(feed(record.repeat(Math.floor(span / record.length)), 'text', { config: only })).toBeUndefined()
+  })
+
   it('is switched off by a repeat count of 0', () => {
     const loop = drifting('let me check the file again.', 40)
     const others = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }

@@ -4,6 +4,8 @@ import { DEFAULT_CONFIG, DETECTOR_SETTINGS, DetectorPlan } from '../../src/detec
 import { Config } from '../../src/plugin/index.ts'
 import { ConfigFields, resolveConfig } from '../../src/plugin/config.ts'
 import { retiredSettingsLine } from '../../src/plugin/setting-names.ts'
+import { loopBreakerRows, parsePatchFile } from '../../src/session/index.ts'
+import { readFile } from 'node:fs/promises'
 import { textAnswer } from '../support/host.ts'
 import { createGuardedHost } from '../support/loop-breaker.ts'
 
@@ -46,19 +48,24 @@ describe('loop-breaker Config', () => {
     expect(resolveConfig(Config({ crop: true })).crop).toEqual({ enabled: true, cropAfter: DEFAULT_CONFIG.maxRepeatedSteps, cropMaxSteps: 64 })
   })
 
-  it('takes a config of an earlier version, leaving its thresholds out, and names what replaces each in one line', () => {
-    const earlier = { ...DEFAULT_CONFIG, textCycleMinSpan: 512, cropAfter: 4, cropMaxSteps: 64, escalate: 'warn' }
-    expect(cordisValidates(earlier)).toMatchObject({ escalate: 'warn', text: 'full' })
-    expect(resolveConfig(earlier as any).detector.config).toEqual(DEFAULT_CONFIG)
-    const line = retiredSettingsLine(earlier)!
+  it('takes a config of an earlier version, leaving its thresholds out, and names what replaces each in one line', async () => {
+    const [earlier] = loopBreakerRows(parsePatchFile(await readFile('test/fixtures/patches/bundle-0.1.0.patch.yml', 'utf8'), 'bundle-0.1.0.patch.yml')) as Array<Record<string, unknown>>
+    const tuned = { ...earlier, textCycleMinSpan: 512, escalate: 'warn' }
+    expect(cordisValidates(tuned)).toMatchObject({ escalate: 'warn', text: 'full' })
+    expect(resolveConfig(tuned as any).detector.config).toEqual(DEFAULT_CONFIG)
+    const line = retiredSettingsLine(tuned)!
     expect(line).not.toContain('\n')
-    expect(line).toContain(`loop-breaker: ${Object.keys(DETECTOR_SETTINGS).length + 2} settings of an earlier version left out`)
+    const retired = Object.keys(earlier).filter((name) => !Object.hasOwn(DEFAULTS, name))
+    expect(retired).toHaveLength(61)
+    expect(line).toContain(`loop-breaker: 61 settings of an earlier version left out`)
     expect(line).toContain('reasoningCycleMaxPeriod, reasoningCycleMinSpan, reasoningPoolMinRepeatedChars → reasoning;')
     expect(line).toMatch(/textCycleMaxPeriod, textCycleMinSpan, textPoolMinRepeatedChars → text;/)
     expect(line).toMatch(/maxThinkingSteps, minReasoningChars, similarityThreshold, callJudgeWindowChars, restatementTailChars, maxRepeatedSteps, maxAlternatingSteps, maxStepCycleLength → steps;/)
     expect(line).toMatch(/cropAfter, cropMaxSteps → crop;/)
-    for (const name of Object.keys(DETECTOR_SETTINGS)) expect(line, name).toMatch(new RegExp(`\\b${name}\\b`))
+    for (const name of retired) expect(line, name).toMatch(new RegExp(`\\b${name}\\b`))
     expect(retiredSettingsLine({ escalate: 'warn', reasoning: 'off' })).toBeUndefined()
+    // A threshold that never was a plugin setting is no setting, as any other unknown name.
+    expect(() => cordisValidates({ valuesMinSpan: 2048 })).toThrow('loop-breaker: valuesMinSpan is not a setting')
   })
 
   it('prints the line once at start-up, and the plugin runs with the config', async () => {

@@ -8,7 +8,7 @@
 // data (docs/detector.md#confidence). Earlier occurrences are found through a hash chain, so a token
 // costs its few recent twins, not one comparison per block length.
 
-import { dataSpanOf, type DataSpans } from '../text/data-like.ts'
+import { ValueRow, dataSpanOf, valueRowKind, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { Token, TokenReader } from '../text/tokenizer.ts'
 import { typedTables } from '../text/typed-tables.ts'
@@ -121,9 +121,14 @@ export class TokenPeriodRule implements TokenReader {
   private blockDataSpan(index: number, block: number, end: number): number {
     let letterless = 0
     for (let i = 0; i < block; i++) letterless += this.letterless[(index - i) & this.mask]
-    if (letterless * 3 >= block) return this.thresholds.dataMinSpan
     // The block's text, read back from the side's ring with the char before it, judged as the cycle rule judges a period.
     const from = Math.max(0, this.starts[(index - block + 1) & this.mask] - 1)
+    if (letterless * 3 >= block) {
+      // Letterless tokens are values or marks: a record's braces and quoted numbers wait for the data span, values alone for theirs.
+      const { writesData, dataMinSpan, valuesMinSpan } = this.thresholds
+      if (writesData || end - from > this.ringMask) return dataMinSpan
+      return valueRowKind(this.ring, this.ringMask, from + 1, end) === ValueRow.Values ? valuesMinSpan : dataMinSpan
+    }
     if (end - from > this.ringMask) return 0
     return dataSpanOf(this.thresholds, this.ring, this.ringMask, from + 1, end, 1)
   }

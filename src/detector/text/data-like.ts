@@ -90,13 +90,22 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
   return letters * 2 < nonSpace
 }
 
+/** What a repeated stretch holds when it is rows of values (`valueRowKind`). */
+export const enum ValueRow {
+  /** Not rows of values: words, tags or JSON keys repeated. */
+  None = 0,
+  /** Values alone: words (two letters or more) make under a quarter of it (`0 0 0`, `❌❌❌`, a matrix row). */
+  Values = 1,
+  /** Copies of one row of a table or a record list (two tight separators, two `|`, a bracketed record). */
+  Record = 2,
+}
+
 /**
- * Whether the text at offsets [from, to) of `ring` is rows of values: words (two letters or more) make
- * under a quarter of it (`0 0 0`, `❌❌❌`, an SVG path), or copies of one row of a table or a record list
- * (two tight separators, two `|`, a bracketed record). A model writes those on purpose many times over;
- * different lines holding words, tags or JSON keys repeated back to back are a loop whatever their markup.
+ * Whether the text at offsets [from, to) of `ring` is rows of values, and which kind. A model writes
+ * those on purpose many times over; different lines holding words, tags or JSON keys repeated back to
+ * back are a loop whatever their markup.
  */
-export function stretchIsValueRow(ring: Uint16Array, mask: number, from: number, to: number): boolean {
+export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: number): ValueRow {
   let firstBreak = -1
   let rowLength = 0
   let letterRun = 0
@@ -128,13 +137,13 @@ export function stretchIsValueRow(ring: Uint16Array, mask: number, from: number,
     }
   }
   // Values alone: a word now and then (an SVG path's `zm`, a unit) among mostly numbers and marks.
-  if (wordLetters * 4 < nonSpace) return true
+  if (wordLetters * 4 < nonSpace) return ValueRow.Values
   // Several lines: copies of one row only (the stretch repeats with the distance between its breaks).
   if (rowLength > 0) {
-    for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return false
+    for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
   }
   const rows = rowLength > 0 ? Math.max(1, Math.round((to - from) / rowLength)) : 1
-  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || pipes >= 2 * rows || braces >= 2 * rows
+  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || pipes >= 2 * rows || braces >= 2 * rows ? ValueRow.Record : ValueRow.None
 }
 
 /**
@@ -165,9 +174,11 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
 export interface DataSpans {
   /** Span (chars) of a block that looks like data; 0: as prose. */
   readonly dataMinSpan: number
+  /** Span in reasoning and visible text of a block of values alone (`ValueRow.Values`); 0: as prose. */
+  readonly valuesMinSpan: number
   /**
    * Whether every data-like block is data (the tool side: files are written on purpose), or only a row
-   * of values or a table row (reasoning and visible text: `stretchIsValueRow`).
+   * of values or a table row (reasoning and visible text: `valueRowKind`).
    */
   readonly writesData: boolean
   /** Span in reasoning and visible text of a block of code or structured data (`stretchIsCode`); 0: like prose. */
@@ -185,6 +196,7 @@ export function dataSpanOf(spans: DataSpans, ring: Uint16Array, mask: number, fr
     const data = stretchLooksLikeData(ring, mask, from - context, to) || (lineOpensLikeData !== undefined && lineOpensLikeData())
     return data ? spans.dataMinSpan : 0
   }
-  if (stretchIsValueRow(ring, mask, from, to)) return spans.dataMinSpan
+  const row = valueRowKind(ring, mask, from, to)
+  if (row !== ValueRow.None) return row === ValueRow.Values ? spans.valuesMinSpan : spans.dataMinSpan
   return stretchIsCode(ring, mask, from, to) ? spans.codeMinSpan : 0
 }
