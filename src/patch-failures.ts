@@ -10,7 +10,7 @@
 import { readFile, stat, utimes } from 'node:fs/promises'
 import type { Stats } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { patchFileRefusal } from './session/patch-config.ts'
+import { patchFileRefusal } from './patch-dialect.ts'
 
 declare module '@deepseek-ai/cordis' {
   interface Events {

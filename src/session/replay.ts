@@ -1,6 +1,6 @@
 /**
  * Replays recorded calls through the detector exactly as the live `loop-breaker` plugin feeds it
- * (src/plugin/guard-stream.ts, index.ts), so "would it fire?" has one answer offline and live: one
+ * (src/plugin/guard-wiring.ts, guard-stream.ts), so "would it fire?" has one answer offline and live: one
  * `StreamDetector` per call, every non-empty delta in stream order (reasoning → 'reasoning', text →
  * 'text', tool-call arguments → 'tool'), the first trip being the call's break; then, for a call that
  * did not trip, the detector's own completed-call protocol (`CompletedCallJudges`, `isJudgedFinish`:

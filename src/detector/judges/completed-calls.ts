@@ -1,5 +1,5 @@
 // The protocol for judging model calls that ended by themselves, in one place for the live plugin
-// (src/plugin/index.ts) and the offline replay (src/session/replay.ts), so the two cannot drift: which
+// (src/plugin/guard-wiring.ts) and the offline replay (src/session/replay.ts), so the two cannot drift: which
 // calls are judged (`isJudgedFinish`: a cut call is the stream detector's, a failed one never completed),
 // what counts as output, and which verdict wins (the cross-call judge's: one finding a call). See docs/judges.md.
 
