@@ -150,6 +150,11 @@ export class DetectorPlan implements ResolvedDetector {
 
   /** `config` itself when it is a plan already, else a plan of it with every side watched. */
   static of(config: Partial<DetectorConfig> | DetectorPlan | undefined): DetectorPlan {
-    return config instanceof DetectorPlan ? config : new DetectorPlan(config)
+    if (config instanceof DetectorPlan) return config
+    // A detector made with no config (one per call, as the API's simplest use) shares one plan.
+    if (config === undefined) return (DEFAULT_PLAN ??= new DetectorPlan())
+    return new DetectorPlan(config)
   }
 }
+
+let DEFAULT_PLAN: DetectorPlan | undefined
