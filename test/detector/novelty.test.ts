@@ -185,6 +185,21 @@ describe('novelty', () => {
     }
   })
 
+  it('takes a quoted string of capitals for state: substrings checked one by one pass, the same few circled are cut', () => {
+    const line = (i: number, part: string) => `${i}. Check for the substring "${part}": it is not present in the string, so move on to the next position.\n`
+    // Every window of four letters of one string, as the answer walks it: 40 substrings, none twice.
+    const walked = 'QWERTYUIOPASDFGHJKLZXCVBNMQAZWSXEDCRFVTGBYH'
+    const parts = Array.from({ length: 40 }, (_, i) => walked.slice(i, i + 4))
+    expect(new Set(parts).size).toBe(40)
+    const opening = 'The rule inserts a character after each of these substrings, so let me check every substring of four letters.\n\n'
+    const checked = opening + parts.map((part, i) => line(i + 1, part)).join('')
+    const circled = opening + parts.map((_, i) => line(i + 1, ['ABCD', 'BCDE', 'CDEA'][i % 3])).join('')
+    for (const side of ['reasoning', 'text'] as const) {
+      expect(feed(checked, side), side).toBeUndefined()
+      expect(feed(circled, side)?.rule, side).toBe('novelty')
+    }
+  })
+
   it('takes a gram of values alone (a table of numbers or code points) as no evidence', () => {
     const table = Array.from({ length: 3000 }, (_, i) => `0x${(i * 7919 % 65536).toString(16).padStart(5, '0')}`).join(', ') + '\n'
     for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(table, side), side).toBeUndefined()

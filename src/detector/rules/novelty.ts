@@ -185,7 +185,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     grams[entry] = gram
     grams[entry + 1] = (index << 2) | (seen < 2 ? seen + 1 : 2)
     this.unitTokens++
-    this.unitStateValues += token.slots - token.maskedSlots
+    this.unitStateValues += token.slots - token.maskedSlots + (token.quotedCapitals ? 1 : 0)
     if (!worded) return undefined
     const chars = token.end - token.start
     this.unitChars += chars

@@ -4,7 +4,7 @@
 // with its offsets, so no text is kept; its masked hash stands what changes as a loop goes round (a run
 // holding a digit, an id's hex group) as one placeholder, for the novelty rule (docs/detector.md#units).
 
-import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isUpperAscii, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isTightSeparator } from './data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
@@ -51,6 +51,11 @@ export interface Token {
   lastCode: number
   /** How many times its first character opens it in a row, counted up to 3 ("```ts": 3). */
   leadingRepeats: number
+  /**
+   * A quoted string of a few capital letters (`"CDEA":`, `'BCDE'`): the string an enumeration of
+   * substrings or words moves through, a state value as a short number is (`quotedCapitals`).
+   */
+  quotedCapitals: boolean
 }
 
 export interface TokenReader {
@@ -77,6 +82,11 @@ const STATE_NUMBER_DIGITS = 3
 const COORDINATE_LETTERS = 2
 const COORDINATE_DIGITS = 2
 const COUNTER_MASK = 255
+const DOUBLE_QUOTE = 34
+const SINGLE_QUOTE = 39
+/** A quoted substring or word an enumeration checks: longer is a name or a constant, shorter a letter. */
+const MIN_QUOTED_CAPITALS = 2
+const MAX_QUOTED_CAPITALS = 8
 
 /** Joins the groups of an id or a name (`5ddf-ab12`, `req_ab12`, `v1.ab12`, `/ab12/`, `sha=ab12`): a coordinate stands alone (a sentence may end after it). */
 function isIdJoiner(code: number): boolean {
@@ -127,7 +137,7 @@ export class Tokenizer {
   private readonly counterValues = new Int32Array(COUNTER_MASK + 1)
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
-    maskedHash: 0, slots: 0, maskedSlots: 0, codeMarks: 0, tightSeparators: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0,
+    maskedHash: 0, slots: 0, maskedSlots: 0, codeMarks: 0, tightSeparators: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0, quotedCapitals: false,
   }
 
   /**
@@ -337,6 +347,14 @@ export class Tokenizer {
     return !(opensLine && (after === FULL_STOP || after === RIGHT_PARENTHESIS))
   }
 
+  /** Whether the token at [start, end) opens with `quote`, then 2 to 8 capital letters, then `quote` again. */
+  private quotedCapitals(start: number, end: number, quote: number): boolean {
+    const { ring, mask } = this
+    let i = start + 1
+    while (i < end && i - start <= MAX_QUOTED_CAPITALS && isUpperAscii(ring[i & mask])) i++
+    return i - start - 1 >= MIN_QUOTED_CAPITALS && i < end && ring[i & mask] === quote
+  }
+
   private isHex(from: number, to: number): boolean {
     for (let i = from; i < to; i++) {
       const code = this.ring[i & this.mask] | 32
@@ -370,6 +388,7 @@ export class Tokenizer {
     token.previousCode = ring[(start - 1) & this.mask]
     token.nextCode = ring[end & this.mask]
     token.leadingRepeats = leadingRepeats
+    token.quotedCapitals = (first === DOUBLE_QUOTE || first === SINGLE_QUOTE) && this.quotedCapitals(start, end, first)
     token.hash = hash
     token.start = start
     token.end = end
