@@ -7,6 +7,7 @@ import { CycleRule } from './rules/cycle.ts'
 import type { NoveltyThresholds } from './rules/novelty.ts'
 import type { SymbolRunThresholds } from './rules/symbol-run.ts'
 import type { TokenPeriodThresholds } from './rules/token-period.ts'
+import type { DataSpans } from './text/data-like.ts'
 import type { PoolThresholds } from './rules/unit-pool.ts'
 import { failSetting, resolveDetectorConfig, type DetectorConfig } from './settings.ts'
 import type { DetectorGuards, ResolvedDetector, Side, SideGuard } from './types.ts'
@@ -37,16 +38,19 @@ export interface SidePlan {
 function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): SidePlan {
   const tool = side === 'tool'
   const reasoning = side === 'reasoning'
-  const dataMinSpan = tool ? config.toolDataMinSpan : config.dataMinSpan
-  const valuesMinSpan = tool ? config.toolDataMinSpan : config.valuesMinSpan
+  // What repeats decides the span an exact repetition needs (text/data-like.ts); the cycle and
+  // token-period rules read the same spans.
+  const dataSpans: DataSpans = {
+    dataMinSpan: tool ? config.toolDataMinSpan : config.dataMinSpan,
+    valuesMinSpan: tool ? config.toolDataMinSpan : config.valuesMinSpan,
+    writesData: tool,
+    codeMinSpan: config.codeMinSpan,
+  }
   const cycle: CycleThresholds = {
     maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,
     minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
     minPeriods: config.cycleMinPeriods,
-    dataMinSpan,
-    valuesMinSpan,
-    writesData: tool,
-    codeMinSpan: config.codeMinSpan,
+    ...dataSpans,
   }
   let ringSize = CycleRule.ringSize(cycle)
   while (ringSize < 2 * config.cycleCheckStride) ringSize *= 2
@@ -69,10 +73,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
       minRepeats: tool ? config.toolTokenPeriodMinRepeats : config.tokenPeriodMinRepeats,
       maxBlock: config.tokenPeriodMaxBlock,
       minDistinct: config.tokenPeriodMinDistinct,
-      dataMinSpan,
-      valuesMinSpan,
-      writesData: tool,
-      codeMinSpan: config.codeMinSpan,
+      ...dataSpans,
     },
     novelty: {
       // The rule's convention: a span of 0 turns it off.
@@ -102,7 +103,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
     symbolRun: {
       minChars: tool ? config.toolSymbolRunMinChars : config.symbolRunMinChars,
       dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
-      gridMinChars: dataMinSpan,
+      gridMinChars: dataSpans.dataMinSpan,
     },
     maxIdenticalChunks: tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks,
   }

@@ -62,7 +62,10 @@ export function retiredSettingsLine(config: object | undefined | null): string |
   const byReplacement = new Map<string, string[]>()
   for (const name of Object.keys(config)) {
     const replacement = replacementOf(name)
-    if (replacement !== undefined) byReplacement.set(replacement, [...(byReplacement.get(replacement) ?? []), name])
+    if (replacement === undefined) continue
+    const names = byReplacement.get(replacement)
+    if (names === undefined) byReplacement.set(replacement, [name])
+    else names.push(name)
   }
   if (byReplacement.size === 0) return undefined
   const count = [...byReplacement.values()].reduce((sum, names) => sum + names.length, 0)
