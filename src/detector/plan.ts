@@ -44,7 +44,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
     dataMinSpan: tool ? config.toolDataMinSpan : config.dataMinSpan,
     valuesMinSpan: tool ? config.toolDataMinSpan : config.valuesMinSpan,
     writesData: tool,
-    codeMinSpan: config.codeMinSpan,
+    codeMinPeriods: config.codeMinPeriods,
   }
   const cycle: CycleThresholds = {
     maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,

@@ -88,12 +88,14 @@ export const DETECTOR_SETTINGS = {
     default: 12288, min: 0, max: 1048576, integer: true,
     description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span in tool arguments when it looks like data or code; 0 treats it like prose.',
   },
-  // A correct file quoted in an answer repeats a record a few dozen times (a locale JSON record over
-  // 4.6-6 K chars of the npm corpus); a loop keeps going. Chat-template tokens, tags and prose are cut at
-  // the cycle span.
-  codeMinSpan: {
-    default: 8192, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) an exact repetition (cycle, token-period) in reasoning/text must span when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token; 0 treats it like prose.',
+  // Code written again verbatim is counted in copies, not chars: a correct file or log writes a block up
+  // to four times (pg-int8 unrolls a 343-char block three times, the npm corpus's one code trip at the
+  // cycle span; a test log lists the same cases for four equal inputs), a loop keeps going. No real
+  // normal repeats code past the cycle span; 3.5 cuts 20 more real loops within the bound but trips the
+  // test log. A list of equal records waits for dataMinSpan (data-like.ts `repeatsOneListItem`).
+  codeMinPeriods: {
+    default: 4.5, min: 0, max: 64, integer: false,
+    description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token; 0 treats it like prose.',
   },
   // Cost against latency: each side is read one stride at a time, so a verdict comes at most a stride
   // after its evidence.

@@ -99,13 +99,13 @@ describe('cycle', () => {
   })
 
   // In reasoning and text, what repeats says how much evidence it needs: values alone wait for
-  // valuesMinSpan, copies of one table row or record for dataMinSpan, code lines for codeMinSpan.
+  // valuesMinSpan, copies of one table row or record for dataMinSpan, code for codeMinPeriods copies.
   it.each([
     ['1 6 7 2 8 3 2 7 4 5 9 0\n', 'valuesMinSpan'],
     ['A+1 K+1 A-1 ', 'valuesMinSpan'],
     ['| GPIO | input | up | high |\n', 'dataMinSpan'],
     ['  { 0, HANDLER_DEFAULT, FLAG_NONE },\n', 'dataMinSpan'],
-    ['INSERT INTO seen (id) VALUES (1);\n', 'codeMinSpan'],
+    ['        {\n          "ar": {\n            "_distance": "10",\n            "_oneway": "true"\n          }\n        },\n', 'dataMinSpan'],
   ] as const)('follows a period that looks like data or code (%j) until its %s', (row, setting) => {
     const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
     const span = DEFAULT_CONFIG[setting]
@@ -140,10 +140,31 @@ describe('cycle', () => {
     expect(feed(rows, 'tool', { config: { ...only, toolDataMinSpan: 0 } })!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.toolCycleMinSpan + row.length + 2 * stride)
   })
 
-  it('cuts a table row read as prose (dataMinSpan 0) and a code line read as prose (codeMinSpan 0) within the prose span', () => {
+  it('cuts a table row read as prose (dataMinSpan 0) within the prose span', () => {
     const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
     expect(feed('| GPIO | input | up | high |\n'.repeat(400), 'text', { config: { ...only, dataMinSpan: 0 } })!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.textCycleMinSpan + 2 * stride)
-    expect(feed('INSERT INTO seen (id) VALUES (1);\n'.repeat(400), 'text', { config: { ...only, codeMinSpan: 0 } })!.at).toBeLessThanOrEqual(DEFAULT_CONFIG.textCycleMinSpan + 2 * stride)
+  })
+
+  // Code is counted in copies: an unrolled loop writes its block three times in a correct file (the
+  // npm corpus's pg-int8), a test log four, a loop writes it on and on. A short block cycling (a JSON list of moves
+  // said again and again) is cut at the cycle span, as prose is.
+  const unrolled = '\t{\n\t\tcarry = high % BASE;\n\t\thigh = high / BASE >>> 0;\n\t\tt = 0x100000000 * carry + low;\n\t\tlow = t / BASE >>> 0;\n\t\tdigits = \'\' + (t - BASE * low);\n\t\tif (low === 0 && high === 0) {\n\t\t\treturn sign + digits + result;\n\t\t}\n\t\tresult = pad + digits + result;\n\t}\n\n'
+  it.each(['reasoning', 'text'] as const)('lets a code block written four times through in %s and cuts it within codeMinPeriods copies', (side) => {
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
+    expect(feed('function readInt8(buffer) {\n' + unrolled.repeat(4) + '\treturn sign + result;\n}\n', side, { config: only })).toBeUndefined()
+    const trip = feed('function readInt8(buffer) {\n' + unrolled.repeat(12), side, { config: only })!
+    expect(trip.rule).toBe('cycle')
+    expect(trip.at - trip.loopStart).toBeLessThanOrEqual((DEFAULT_CONFIG.codeMinPeriods - 1) * unrolled.length + 2 * stride)
+  })
+
+  it.each(['reasoning', 'text'] as const)('cuts a JSON list of moves cycling in %s at the cycle span', (side) => {
+    const moves = '  "fill A",\n  "pour A->C",\n  "empty C",\n  "pour A->C",\n  "fill A",\n  "pour A->B",\n  "fill A",\n  "pour A->C",\n'
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
+    const trip = feed('```json\n[\n' + moves.repeat(40), side, { config: only })!
+    expect(trip.rule).toBe('cycle')
+    expect(trip.at - 10).toBeLessThanOrEqual(1000)
+    // Read as a file written on purpose (codeMinPeriods 0 is prose; a large count waits).
+    expect(feed('```json\n[\n' + moves.repeat(40), side, { config: { ...only, codeMinPeriods: 40 } })).toBeUndefined()
   })
 
   it('is switched off by a max period of 0', () => {

@@ -85,7 +85,7 @@ describe('properties', () => {
       const span = Math.max(minSpan, Math.ceil(DEFAULT_CONFIG.cycleMinPeriods * body.length))
       const loop = body.repeat(Math.ceil((span + 4 * stride + 64) / body.length) + 1)
       // Read as prose here; a period that looks like data or code waits for its span (next property).
-      const { trip, largest } = streamWith(prefix + loop, side, sizes, { valuesMinSpan: 0, dataMinSpan: 0, codeMinSpan: 0 })
+      const { trip, largest } = streamWith(prefix + loop, side, sizes, { valuesMinSpan: 0, dataMinSpan: 0, codeMinPeriods: 0 })
       expect(trip).toBeDefined()
       // A period above LONG_PERIOD is looked for at every fourth check only.
       const checks = body.length > LONG_PERIOD ? 4 : 1
@@ -93,14 +93,14 @@ describe('properties', () => {
     }), { numRuns: 150 })
   })
 
-  it('a string repeated with any period p ≤ cap trips within max(span, valuesMinSpan, dataMinSpan, codeMinSpan) + stride characters', () => {
+  it('a string repeated with any period p ≤ cap trips within max(span, valuesMinSpan, dataMinSpan, codeMinPeriods periods) + stride characters', () => {
     const unitChars = fc.constantFrom(...'abc01234 .,;{}|\n的一')
     const unit = fc.array(unitChars, { minLength: 2, maxLength: 200 })
       .map((chars) => chars.join(''))
       .filter((text) => new Set([...text].filter((c) => /[\p{L}\p{N}]/u.test(c))).size >= 2)
-    const config = { valuesMinSpan: 2500, dataMinSpan: 3000, codeMinSpan: 2000 }
+    const config = { valuesMinSpan: 2500, dataMinSpan: 3000, codeMinPeriods: 3.5 }
     fc.assert(fc.property(unit, deltaSizes, fc.constantFrom<Side>('reasoning', 'text'), (body, sizes, side) => {
-      const span = Math.max(config.valuesMinSpan, config.dataMinSpan, config.codeMinSpan, Math.ceil(DEFAULT_CONFIG.cycleMinPeriods * body.length) + stride)
+      const span = Math.max(config.valuesMinSpan, config.dataMinSpan, Math.ceil((config.codeMinPeriods - 1) * body.length), Math.ceil(DEFAULT_CONFIG.cycleMinPeriods * body.length) + stride)
       const { trip, largest } = streamWith(body.repeat(Math.ceil((span + 2 * stride + 64) / body.length) + 1), side, sizes, config)
       expect(trip).toBeDefined()
       // The repetition starts one period in (one copy stays before loopStart).

@@ -170,6 +170,57 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   return lines > 0 && codeLines * 2 >= lines
 }
 
+/**
+ * Whether the text at offsets [from, to) of `ring`, a period repeated back to back, is one item of a
+ * list: outside its one bracketed group (read at the period's lowest bracket depth, strings skipped)
+ * there is nothing but a comma. A list of equal records is a file quoted whole (a locale table's
+ * records repeated over 3-4 K chars of the npm corpus); a block that cycles several items, or one
+ * bracketed block written again with no list around it (a JSON answer restated), is not one item.
+ */
+export function repeatsOneListItem(ring: Uint16Array, mask: number, from: number, to: number): boolean {
+  // Read from a line's start, so as not to begin inside a string: the block repeats back to back, so
+  // the chars after its first line break followed by those up to it are the same block, rotated.
+  let lineBreak = from
+  while (lineBreak < to && ring[lineBreak & mask] !== 10) lineBreak++
+  if (lineBreak === to) return false
+  const period = to - from
+  let depth = 0
+  let lowest = 0
+  let inString = false
+  // What stands at the lowest depth reached so far: groups opening, a comma, anything else.
+  let opensAtLowest = 0
+  let commaAtLowest = false
+  let otherAtLowest = false
+  for (let n = 1; n <= period; n++) {
+    const i = lineBreak + n < to ? lineBreak + n : lineBreak + n - period
+    const code = ring[i & mask]
+    if (inString) {
+      if (code === QUOTE && ring[(i - 1) & mask] !== 92) inString = false
+      continue
+    }
+    if (code === 123 || code === 91 || code === 40) {
+      if (depth === lowest) opensAtLowest++
+      depth++
+    } else if (code === 125 || code === 93 || code === 41) {
+      depth--
+      if (depth < lowest) {
+        // A new lowest level: what was counted stood inside a group of it.
+        lowest = depth
+        opensAtLowest = 0
+        commaAtLowest = false
+        otherAtLowest = false
+      }
+    } else if (depth === lowest && !isWhitespace(code)) {
+      if (code === COMMA) commaAtLowest = true
+      else otherAtLowest = true
+      if (code === QUOTE) inString = true
+    } else if (code === QUOTE) {
+      inString = true
+    }
+  }
+  return depth === 0 && opensAtLowest === 1 && commaAtLowest && !otherAtLowest
+}
+
 /** The spans a block repeated back to back must reach, by what it holds (docs/detector.md#confidence). */
 export interface DataSpans {
   /** Span (chars) of a block that looks like data; 0: as prose. */
@@ -181,8 +232,8 @@ export interface DataSpans {
    * of values or a table row (reasoning and visible text: `valueRowKind`).
    */
   readonly writesData: boolean
-  /** Span in reasoning and visible text of a block of code or structured data (`stretchIsCode`); 0: like prose. */
-  readonly codeMinSpan: number
+  /** Periods a block of code or structured data (`stretchIsCode`) must span in reasoning and visible text; 0: like prose. */
+  readonly codeMinPeriods: number
 }
 
 /**
@@ -198,5 +249,8 @@ export function dataSpanOf(spans: DataSpans, ring: Uint16Array, mask: number, fr
   }
   const row = valueRowKind(ring, mask, from, to)
   if (row !== ValueRow.None) return row === ValueRow.Values ? spans.valuesMinSpan : spans.dataMinSpan
-  return stretchIsCode(ring, mask, from, to) ? spans.codeMinSpan : 0
+  if (!stretchIsCode(ring, mask, from, to)) return 0
+  if (repeatsOneListItem(ring, mask, from, to)) return spans.dataMinSpan
+  // Spans count the chars after the block's first copy.
+  return Math.max(0, Math.ceil((spans.codeMinPeriods - 1) * (to - from)))
 }
