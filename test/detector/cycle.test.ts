@@ -102,7 +102,7 @@ describe('cycle', () => {
   // valuesMinSpan, copies of one table row or record for dataMinSpan, code for codeMinPeriods copies.
   it.each([
     ['1 6 7 2 8 3 2 7 4 5 9 0\n', 'valuesMinSpan'],
-    ['A+1 K+1 A-1 ', 'valuesMinSpan'],
+    ['1.5, 2.5, 3.5, 4.5\n', 'valuesMinSpan'],
     ['| GPIO | input | up | high |\n', 'dataMinSpan'],
     ['  { 0, HANDLER_DEFAULT, FLAG_NONE },\n', 'dataMinSpan'],
     ['        {\n          "ar": {\n            "_distance": "10",\n            "_oneway": "true"\n          }\n        },\n', 'dataMinSpan'],
@@ -115,6 +115,23 @@ describe('cycle', () => {
     expect(trip!.loopStart).toBeLessThanOrEqual(row.length)
     // The repetition begins after the first copy of the row.
     expect(trip!.at).toBeLessThanOrEqual(trip!.loopStart + span + 2 * stride)
+  })
+
+  // Values joined by operators are written again by a loop, not by a board: a countdown's expression,
+  // a cryptarithm's assignment, a move string (real loops of the real-output corpus).
+  it.each([
+    ['90+82\n'],
+    ['80*4 + 38\n74*4 + 114\n70*5 + 5\n86*4 + 14\n'],
+    ['C=2,M=3,X=4,H=1,O=0,G=5,Z=6,I=7\n\n'],
+    ['A+1 K+1 A-1 '],
+  ] as const)('counts expressions, assignments and moves (%j) in copies, as code', (row) => {
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
+    for (const side of ['reasoning', 'text'] as const) {
+      const trip = feed(row.repeat(Math.ceil(3000 / row.length)), side, { config: only })!
+      expect(trip.rule).toBe('cycle')
+      // Read as values alone, they would wait for valuesMinSpan (3,072), past the end of this text.
+      expect(trip.at).toBeLessThanOrEqual(Math.max(1000, 3 * row.length))
+    }
   })
 
   it('leaves a 30 × 30 grid tiled by its pattern (an ARC answer) alone, and cuts its rows written on and on', () => {

@@ -46,7 +46,7 @@ describe('token period', () => {
 
   it('follows a block of values alone until valuesMinSpan, and a record of braces and quoted numbers until dataMinSpan', () => {
     const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0, maxIdenticalChunks: 0 }
-    const values = '3 * 7 + 2 = 23, 4 + 5 * 3 = 19; '
+    const values = '1 6 7 2 8 3 2 7 4 5 9 0 '
     expect(feed(values.repeat(Math.floor(DEFAULT_CONFIG.valuesMinSpan / values.length) - 2), 'text', { config: only })).toBeUndefined()
     const trip = feed(values.repeat(2 * Math.ceil(DEFAULT_CONFIG.valuesMinSpan / values.length)), 'text', { config: only })!
     expect(trip.rule).toBe('token-period')
@@ -54,6 +54,14 @@ describe('token period', () => {
     const record = '{ "ar": { "_distance": "10", "_oneway": "true" } },\n'
     const span = (DEFAULT_CONFIG.valuesMinSpan + DEFAULT_CONFIG.dataMinSpan) / 2
     expect(feed(record.repeat(Math.floor(span / record.length)), 'text', { config: only })).toBeUndefined()
+  })
+
+  it('cuts a block of expressions at its repeat count, as code', () => {
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0, maxIdenticalChunks: 0 }
+    const expressions = '3 * 7 + 2 = 23, 4 + 5 * 3 = 19; '
+    const trip = feed(expressions.repeat(60), 'text', { config: only })!
+    expect(trip.rule).toBe('token-period')
+    expect(trip.at).toBeLessThanOrEqual(DEFAULT_CONFIG.tokenPeriodMinRepeats * expressions.length + 32 + 16)
   })
 
   it('is switched off by a repeat count of 0', () => {

@@ -8,7 +8,7 @@
 // data (docs/detector.md#confidence). Earlier occurrences are found through a hash chain, so a token
 // costs its few recent twins, not one comparison per block length.
 
-import { ValueRow, dataSpanOf, valueRowKind, type DataSpans } from '../text/data-like.ts'
+import { ValueRow, dataSpanOf, valueRowKind, valueRowSpan, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { Token, TokenReader } from '../text/tokenizer.ts'
 import { typedTables } from '../text/typed-tables.ts'
@@ -125,9 +125,10 @@ export class TokenPeriodRule implements TokenReader {
     const from = Math.max(0, this.starts[(index - block + 1) & this.mask] - 1)
     if (letterless * 3 >= block) {
       // Letterless tokens are values or marks: a record's braces and quoted numbers wait for the data span, values alone for theirs.
-      const { writesData, dataMinSpan, valuesMinSpan } = this.thresholds
+      const { writesData, dataMinSpan } = this.thresholds
       if (writesData || end - from > this.ringMask) return dataMinSpan
-      return valueRowKind(this.ring, this.ringMask, from + 1, end) === ValueRow.Values ? valuesMinSpan : dataMinSpan
+      const row = valueRowKind(this.ring, this.ringMask, from + 1, end)
+      return valueRowSpan(this.thresholds, row === ValueRow.None ? ValueRow.Record : row, end - from - 1)
     }
     if (end - from > this.ringMask) return 0
     return dataSpanOf(this.thresholds, this.ring, this.ringMask, from + 1, end, 1)

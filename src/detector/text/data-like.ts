@@ -98,6 +98,8 @@ export const enum ValueRow {
   Values = 1,
   /** Copies of one row of a table or a record list (two tight separators, two `|`, a bracketed record). */
   Record = 2,
+  /** Values joined by operators (`90+82`, `C=2,M=3`, `A+1 K+1`: + * = / ^ × ÷): expressions, assignments, moves. */
+  Expressions = 3,
 }
 
 /**
@@ -114,6 +116,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   let pipes = 0
   let tightSeparators = 0
   let braces = 0
+  let operators = 0
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
     // The stretch repeats what precedes it, so a separator at its start is read across its edge.
@@ -125,6 +128,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     }
     if (!isWhitespace(code)) nonSpace++
     if (code === 124) pipes++
+    if (code === 43 || code === 42 || code === 61 || code === 47 || code === 94 || code === 0xd7 || code === 0xf7) operators++
     if (code === 123 || code === 125 || code === 91 || code === 93) braces++
     if (isWordChar(code) && !isDigit(code)) {
       letterRun++
@@ -136,8 +140,10 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
       letterRun = 0
     }
   }
-  // Values alone: a word now and then (an SVG path's `zm`, a unit) among mostly numbers and marks.
-  if (wordLetters * 4 < nonSpace) return ValueRow.Values
+  // Values alone: a word now and then (an SVG path's `zm`, a unit) among mostly numbers and marks. A
+  // board or a matrix joins its values by spaces, commas and brackets; an operator makes them an
+  // expression, an assignment or a move, which real answers do not write again past the cycle span.
+  if (wordLetters * 4 < nonSpace) return operators > 0 ? ValueRow.Expressions : ValueRow.Values
   // Several lines: copies of one row only (the stretch repeats with the distance between its breaks).
   if (rowLength > 0) {
     for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
@@ -248,9 +254,18 @@ export function dataSpanOf(spans: DataSpans, ring: Uint16Array, mask: number, fr
     return data ? spans.dataMinSpan : 0
   }
   const row = valueRowKind(ring, mask, from, to)
-  if (row !== ValueRow.None) return row === ValueRow.Values ? spans.valuesMinSpan : spans.dataMinSpan
+  if (row !== ValueRow.None) return valueRowSpan(spans, row, to - from)
   if (!stretchIsCode(ring, mask, from, to)) return 0
   if (repeatsOneListItem(ring, mask, from, to)) return spans.dataMinSpan
-  // Spans count the chars after the block's first copy.
-  return Math.max(0, Math.ceil((spans.codeMinPeriods - 1) * (to - from)))
+  return copiesSpan(spans, to - from)
+}
+
+/** The span of a block of `period` chars repeated back to back that is rows of values of kind `row`. */
+export function valueRowSpan(spans: DataSpans, row: ValueRow, period: number): number {
+  return row === ValueRow.Values ? spans.valuesMinSpan : row === ValueRow.Expressions ? copiesSpan(spans, period) : spans.dataMinSpan
+}
+
+/** The span of code written again: `codeMinPeriods` copies (spans count the chars after the first copy). */
+function copiesSpan(spans: DataSpans, period: number): number {
+  return Math.max(0, Math.ceil((spans.codeMinPeriods - 1) * period))
 }
