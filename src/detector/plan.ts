@@ -6,6 +6,7 @@ import type { CycleThresholds } from './rules/cycle.ts'
 import { CycleRule } from './rules/cycle.ts'
 import type { NoveltyThresholds } from './rules/novelty.ts'
 import type { SymbolRunThresholds } from './rules/symbol-run.ts'
+import type { LetterCycleThresholds } from './rules/letter-cycle.ts'
 import type { TokenPeriodThresholds } from './rules/token-period.ts'
 import type { DataSpans } from './text/data-like.ts'
 import type { PoolThresholds } from './rules/unit-pool.ts'
@@ -31,6 +32,7 @@ export interface SidePlan {
   readonly tokenPeriod: TokenPeriodThresholds
   readonly novelty: NoveltyThresholds
   readonly symbolRun: SymbolRunThresholds
+  readonly letterCycle: LetterCycleThresholds
   /** Identical deltas in a row that trip; 0: off. */
   readonly maxIdenticalChunks: number
 }
@@ -105,6 +107,8 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
       dividerMinChars: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
       gridMinChars: dataSpans.dataMinSpan,
     },
+    // Near repetition, as novelty: off when the side's guard is 'verbatim'; files are written on purpose.
+    letterCycle: { minSpan: tool || verbatimOnly ? 0 : config.letterCycleMinSpan, minShare: config.letterCycleMinShare },
     maxIdenticalChunks: tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks,
   }
 }

@@ -325,6 +325,21 @@ export const DETECTOR_SETTINGS = {
     description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit in tool arguments that trips the symbol-run rule; 0 lets such runs through.',
   },
 
+  // ── letter cycle: sub-word fragments cycling, a letter changed or dropped here and there ─────────
+  // Runs of words of 12 letters or more repeat near-periodically in no real normal (random letter
+  // strings of puzzles match a period back, give or take one char, for at most 0.20 of their letters)
+  // and in no npm document read as reasoning or text (identifier lists reach 0.58, base64 blobs 0.89 and
+  // are mostly one letter); garbage cycling with one edit in four copies matches for 0.96 or more. 512
+  // chars is about 20 copies of a field shape's cycle and cuts it within about 550 chars of its onset.
+  letterCycleMinSpan: {
+    default: 512, min: 0, max: 1024, integer: true,
+    description: 'Length (chars) of a run of long words of letters (12 letters or more each, single spaces between) that repeats with one period, edits allowed, before the letter-cycle rule trips in reasoning/text; 0 turns it off.',
+  },
+  letterCycleMinShare: {
+    default: 0.9, min: 0.5, max: 1, integer: false,
+    description: 'Share of the run\'s chars that must match the char a period back, or one char either side of it, for the letter-cycle rule.',
+  },
+
   // ── identical chunks: the provider sends the same delta again and again ───────────────────────────
   maxIdenticalChunks: {
     default: 60, min: 0, max: 100000, integer: true,

@@ -1,13 +1,15 @@
 // One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of recent
 // text the rules share (the cycle rule writes and indexes each char in one pass). At each multiple of
 // `cycleCheckStride` the tokenizer reads that stride for the token and unit rules, in text order, then
-// the symbol-run and cycle checks run at its end. So every rule but identical-chunks decides on the text
-// alone, whatever the delta boundaries, and memory is the ring and the rules' bounded state.
+// the symbol-run, letter-cycle and cycle checks run at its end. So every rule but identical-chunks
+// decides on the text alone, whatever the delta boundaries, and memory is the ring and the rules'
+// bounded state.
 
 import { CycleRule } from './rules/cycle.ts'
 import type { RuleFinding } from './finding.ts'
 import { IdenticalChunksRule } from './rules/identical-chunks.ts'
 import { JsonUnescaper } from './text/json-unescape.ts'
+import { LetterCycleRule } from './rules/letter-cycle.ts'
 import { NoveltyRule } from './rules/novelty.ts'
 import { PhrasePoolRule } from './rules/phrase-pool.ts'
 import type { SidePlan } from './plan.ts'
@@ -26,6 +28,7 @@ export class SideScanner {
   /** Feeds the token-period and unit rules. */
   private readonly tokenizer: Tokenizer
   private readonly symbolRun: SymbolRunRule
+  private readonly letterCycle: LetterCycleRule
   private readonly chunks: IdenticalChunksRule
   private readonly stride: number
   private untilStrideEnd: number
@@ -39,6 +42,7 @@ export class SideScanner {
     const units = new UnitReader(new PhrasePoolRule(plan.pool), novelty, plan.tool)
     this.tokenizer = new Tokenizer(novelty, units, tokenPeriod, plan.tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule(plan.symbolRun, plan.tool)
+    this.letterCycle = new LetterCycleRule(plan.letterCycle)
     this.chunks = new IdenticalChunksRule(plan.maxIdenticalChunks)
     this.stride = plan.stride
     this.untilStrideEnd = this.stride
@@ -66,6 +70,7 @@ export class SideScanner {
 
   /** Runs the rules over the stride at offsets [from, to), then the cycle check at its end. */
   private examine(from: number, to: number): RuleFinding | undefined {
-    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.symbolRun.scan(this.ring, this.mask, from, to) ?? this.cycle.check(to)
+    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.symbolRun.scan(this.ring, this.mask, from, to)
+      ?? this.letterCycle.scan(this.ring, this.mask, to) ?? this.cycle.check(to)
   }
 }

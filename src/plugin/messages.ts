@@ -65,6 +65,7 @@ const RULE: Record<Locale, Record<RuleName, string>> = {
     'symbol-run': 'one symbol or character repeated without end',
     'identical-chunks': 'identical pieces streamed again and again',
     'token-period': 'the same run of words repeated many times',
+    'letter-cycle': 'the same fragments of words run together again and again',
   },
   zh: {
     cycle: '同一段内容首尾相接地反复出现',
@@ -73,6 +74,7 @@ const RULE: Record<Locale, Record<RuleName, string>> = {
     'symbol-run': '同一个符号或字符无休止地重复',
     'identical-chunks': '完全相同的片段被一再输出',
     'token-period': '同一串词语被连续重复多次',
+    'letter-cycle': '同样的词语碎片连在一起反复出现',
   },
 }
 
