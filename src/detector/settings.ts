@@ -326,14 +326,14 @@ export const DETECTOR_SETTINGS = {
   },
 
   // ── letter cycle: sub-word fragments cycling, a letter changed or dropped here and there ─────────
-  // Runs of words of 12 letters or more repeat near-periodically in no real normal (random letter
+  // Runs of words of 12 letters or more (6 CJK characters) repeat near-periodically in no real normal (random letter
   // strings of puzzles match a period back, give or take one char, for at most 0.20 of their letters)
   // and in no npm document read as reasoning or text (identifier lists reach 0.58, base64 blobs 0.89 and
   // are mostly one letter); garbage cycling with one edit in four copies matches for 0.96 or more. 512
   // chars is about 20 copies of a field shape's cycle and cuts it within about 550 chars of its onset.
   letterCycleMinSpan: {
     default: 512, min: 0, max: 1024, integer: true,
-    description: 'Length (chars) of a run of long words of letters (12 letters or more each, single spaces between) that repeats with one period, edits allowed, before the letter-cycle rule trips in reasoning/text; 0 turns it off.',
+    description: 'Length (chars) of a run of long words of letters (12 letters or 6 CJK characters or more each, single spaces between) that repeats with one period, edits allowed, before the letter-cycle rule trips in reasoning/text; 0 turns it off.',
   },
   letterCycleMinShare: {
     default: 0.9, min: 0.5, max: 1, integer: false,

@@ -3,7 +3,7 @@
 // blobs, prose and files are not.
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG, DetectorPlan, StreamDetector } from '../../src/detector/index.ts'
-import { PROSE_EN } from '../fixtures/detector/loops.mjs'
+import { PROSE_EN, PROSE_ZH } from '../fixtures/detector/loops.mjs'
 import { feed, feedFixed } from './feed.ts'
 
 /** Deterministic draws in [0, 1). */
@@ -23,7 +23,8 @@ function garbage(cycle: string, copies: number, seed = 7): string {
     let copy = cycle
     if (next() < 0.25) {
       const at = Math.floor(next() * copy.length)
-      copy = next() < 0.5 ? copy.slice(0, at) + copy.slice(at + 1) : copy.slice(0, at) + 'aeilnorst'[Math.floor(next() * 9)] + copy.slice(at + 1)
+      const alphabet = /[a-z]/.test(cycle) ? 'aeilnorst' : '化处理的性了进行中'
+      copy = next() < 0.5 ? copy.slice(0, at) + copy.slice(at + 1) : copy.slice(0, at) + alphabet[Math.floor(next() * 9)] + copy.slice(at + 1)
     }
     out += copy
   }
@@ -44,6 +45,7 @@ describe('letter-cycle', () => {
     ['run together', 'izationalisinglymenteration'],
     ['spaced', 'ologicallynessifyingance '],
     ['a longer cycle', 'ertionalizingmentablenessfulnessificationaryologically'],
+    ['in Chinese, spaced', '化处理的性化了性化处理的 '],
   ])('cuts sub-word garbage (%s) within about 600 chars of its onset on reasoning and text, the same cut at any delta', (_, cycle) => {
     const text = LEAD + garbage(cycle, Math.ceil(3000 / cycle.length))
     for (const side of ['reasoning', 'text'] as const) {
@@ -70,6 +72,9 @@ describe('letter-cycle', () => {
     while (blob.length < 1200) blob += 'AAAA' + 'CQLsGEyKwBUFDEPMI'[Math.floor(next() * 17)] + 'AAA' + (next() < 0.3 ? 'AAAB' : 'AAAA')
     expect(feed('data:application/wasm;base64,' + blob + '==', 'text', { config: only })).toBeUndefined()
     expect(feed(PROSE_EN, 'text', { config: only })).toBeUndefined()
+    expect(feed(PROSE_ZH, 'text', { config: only })).toBeUndefined()
+    // Chinese names listed with spaces: words of two or three characters.
+    expect(feed('名单：' + '张伟 王芳 李娜 刘洋 陈静 杨磊 赵敏 黄勇 周杰 吴霞 '.repeat(40), 'text', { config: { ...only, textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0 } })?.rule).not.toBe('letter-cycle')
   })
 
   it('is off on the tool side, on a side watched verbatim, and at a span of 0', () => {

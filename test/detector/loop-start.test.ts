@@ -9,7 +9,7 @@ import { feedAfter } from './feed.ts'
 const PREFIX_CHARS = 20_000
 const sides: Side[] = ['reasoning', 'text']
 // A short period is also a token block repeated: the token-period rule may claim it first.
-const cycleOnly = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }
+const cycleOnly = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0, letterCycleMinSpan: 0 }
 
 describe('loopStart after a 20,000-char productive prefix', () => {
   for (const language of ['en', 'zh'] as const) {

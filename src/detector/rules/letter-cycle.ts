@@ -5,7 +5,7 @@
 // when the last `minSpan` chars of such a run repeat with one period up to a quarter of the span, each
 // char matching the char a period back or one char either side of it (an edit shifts the rest of its
 // copy by one) for `minShare` of the chars.
-// Deliberately let through: prose (short words), CJK text (novelty reads its characters as tokens), a
+// Deliberately let through: prose (short words; Chinese prose puts a punctuation mark in every clause), a
 // run in which one letter makes a quarter of the letters (padding, `AAAA` in a base64 blob, a move
 // string), the tool side (files are written on purpose), and letters that look periodic by chance: a
 // random string matches a period back, or one char either side, for about a fifth of its letters.
@@ -28,6 +28,10 @@ const SPACE = 32
 // fewer letters ends the run this rule reads. Reading back from the stride's end, prose is left at its
 // first short word.
 const MIN_WORD_LETTERS = 12
+// A CJK character is a syllable, a word of one or two: Chinese prose puts no space between its words
+// and a punctuation mark every clause, so a run of CJK characters between single spaces is garbage's
+// copies (12 characters in the field shapes, 11 when an edit drops one).
+const MIN_CJK_WORD_CHARS = 6
 // Garbage cycles fragments of words, whose commonest letter makes under a fifth of them; a stretch in
 // which one letter makes a quarter is padding, a base64 blob's zero bytes (`AAAAEAAAAIAAAA`: 0.89 of its
 // chars match a period back in the npm corpus) or a move string of four directions.
@@ -35,7 +39,7 @@ const MAX_TOP_LETTER_SHARE = 0.25
 
 function isRunLetter(code: number): boolean {
   if (code < 128) return (code | 32) >= 97 && (code | 32) <= 122
-  return isWordChar(code) && !isDigit(code) && !isCjk(code)
+  return isWordChar(code) && !isDigit(code)
 }
 
 export class LetterCycleRule {
@@ -58,7 +62,7 @@ export class LetterCycleRule {
         letters++
       }
       // A word cut by the window's start is exempt too.
-      if (letters < MIN_WORD_LETTERS && i >= from) return undefined
+      if (letters < (isCjk(ring[(i + 1) & mask]) ? MIN_CJK_WORD_CHARS : MIN_WORD_LETTERS) && i >= from) return undefined
     }
     return this.nearPeriodic(ring, mask, from, to)
   }
