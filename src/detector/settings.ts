@@ -73,10 +73,10 @@ export const DETECTOR_SETTINGS = {
     description: 'Length (chars) an exact repetition (cycle, token-period) or a run of one symbol across lines must span in reasoning/text when it is data: one table row or record repeated, a board of one symbol; 0 treats it like prose.',
   },
   // Values alone (numbers and marks: a matrix row, a board) are the real loops that end before the
-  // data span; correct answers repeat values verbatim for at most ~1,550
-  // chars in the real-output corpus (a circuit's bit lines, an ARC grid tiled by its pattern: a 30 × 30
-  // grid is 1,800 chars), and no npm document read as reasoning or text trips at 2,048. 3,072 keeps
-  // twice the longest real normal (docs/corpus-findings.md#real-model-output).
+  // data span; correct answers repeat values verbatim for at most ~1,550 chars in the real-output corpus
+  // (a circuit's bit lines, an ARC grid tiled by its pattern: a 30 × 30 grid is 1,800 chars), and no npm
+  // document read as reasoning or text trips at 2,048. 3,072 keeps twice the longest real normal
+  // (docs/corpus-findings.md#real-model-output).
   valuesMinSpan: {
     default: 3072, min: 0, max: 1048576, integer: true,
     description: 'Length (chars) an exact repetition (cycle, token-period) must span in reasoning/text when it is values alone with no operator (numbers and marks, a word now and then: a matrix row, a board); 0 treats it like prose.',
@@ -326,11 +326,12 @@ export const DETECTOR_SETTINGS = {
   },
 
   // ── letter cycle: sub-word fragments cycling, a letter changed or dropped here and there ─────────
-  // Runs of words of 12 letters or more (6 CJK characters) repeat near-periodically in no real normal (random letter
-  // strings of puzzles match a period back, give or take one char, for at most 0.20 of their letters)
-  // and in no npm document read as reasoning or text (identifier lists reach 0.58, base64 blobs 0.89 and
-  // are mostly one letter); garbage cycling with one edit in four copies matches for 0.96 or more. 512
-  // chars is about 20 copies of a field shape's cycle and cuts it within about 550 chars of its onset.
+  // Runs of words of 12 letters or more (6 CJK characters) repeat near-periodically in no real normal
+  // (random letter strings of puzzles match a period back, give or take one char, for at most 0.20 of
+  // their letters) and in no npm document read as reasoning or text (identifier lists reach 0.58, base64
+  // blobs 0.89 and are mostly one letter); garbage cycling with one edit in four copies matches for 0.96
+  // or more. 512 chars is about 20 copies of a field shape's cycle and cuts it within about 550 chars of
+  // its onset.
   letterCycleMinSpan: {
     default: 512, min: 0, max: 1024, integer: true,
     description: 'Length (chars) of a run of long words of letters (12 letters or 6 CJK characters or more each, single spaces between) that repeats with one period, edits allowed, before the letter-cycle rule trips in reasoning/text; 0 turns it off.',

@@ -37,8 +37,8 @@ const MIN_CJK_WORD_CHARS = 6
 // chars match a period back in the npm corpus) or a move string of four directions.
 const MAX_TOP_LETTER_SHARE = 0.25
 
+/** A letter of any script, CJK included (not a digit). */
 function isRunLetter(code: number): boolean {
-  if (code < 128) return (code | 32) >= 97 && (code | 32) <= 122
   return isWordChar(code) && !isDigit(code)
 }
 
