@@ -47,10 +47,10 @@ export class CycleRule {
    * `NO_TWIN`. 16 bits suffice as no period exceeds 8,192 chars (the schema's cap), and halve the
    * index's size and writes against int32 positions.
    */
-  private readonly distanceBack: Uint16Array
+  private distanceBack: Uint16Array
   /** Per bucket: its latest position, `NO_POSITION` until it has one. */
   private readonly bucketHeads: Int32Array
-  private readonly mask: number
+  private mask: number
   private rollingHash = 0
   // A verified period that looks like data, followed until it spans `dataSpan` or breaks.
   private dataPeriod = 0
@@ -63,7 +63,7 @@ export class CycleRule {
   private readonly minRequired: number
 
   /** `ring` holds the side's recent characters (offset i at `i & mask`); see `CycleRule.ringSize`. */
-  constructor(private readonly thresholds: CycleThresholds, private readonly ring: Uint16Array) {
+  constructor(private readonly thresholds: CycleThresholds, private ring: Uint16Array) {
     const size = ring.length
     this.distanceBack = new Uint16Array(size)
     this.bucketHeads = new Int32Array(1 << TABLE_BITS).fill(NO_POSITION)
@@ -73,6 +73,18 @@ export class CycleRule {
     // required(d) = max(minSpan, ⌈minPeriods·d⌉) − d ≥ max(minSpan − d, (minPeriods − 1)·d), least
     // where the two meet; and ≥ minSpan − maxPeriod, as d ≤ maxPeriod.
     this.minRequired = Math.max(Math.floor((minSpan * (minPeriods - 1)) / minPeriods), minSpan - maxPeriod)
+  }
+
+  /**
+   * Reads a larger ring from now on: the side's text so far sits in it at the same slots (every offset
+   * is below both sizes), and the index is carried over slot for slot.
+   */
+  useRing(ring: Uint16Array): void {
+    const distanceBack = new Uint16Array(ring.length)
+    distanceBack.set(this.distanceBack)
+    this.distanceBack = distanceBack
+    this.ring = ring
+    this.mask = ring.length - 1
   }
 
   /** The ring size (a power of two) the rule needs: twice its longest verified span, so the start of a loop can be traced back past it. */

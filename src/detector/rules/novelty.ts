@@ -62,7 +62,14 @@ function log2(value: number): number {
 const TABLE_BITS = 15
 const TABLE_MASK = (1 << TABLE_BITS) - 1
 /** Units kept for the window's running sums: a unit spans at least one char, so twice the window's largest setting. */
-const RING_MASK = 2047
+const RING_SIZE = 2048
+/**
+ * The ring starts at this many units and doubles before a unit would wrap it, up to `RING_SIZE`: a
+ * call of a few hundred units then never zeroes the whole ring (every slot read is one written in
+ * either size, so the verdicts do not change).
+ */
+const INITIAL_RING_SIZE = 256
+const RING_TABLES = 12
 const GRAM_SEED = 0x6e6f7665
 /** What a unit's first tokens are joined to in their grams. */
 const UNIT_EDGE = 0x65646765
@@ -121,23 +128,24 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private beforePreviousShape = FNV_OFFSET
   /** Per slot, two int32: a pair of unit shapes (the key), then the shape of the unit that followed them when last seen. */
   private readonly successors = new Int32Array(2 * (SUCCESSOR_MASK + 1))
-  // Per unit, in a ring: where it ends, and running sums of token chars, credit and token chars per tier.
-  readonly ends: Float64Array
-  readonly charSums: Float64Array
-  readonly creditSums: Float64Array
-  readonly proseSums: Float64Array
-  readonly slottedSums: Float64Array
-  private readonly tokenSums: Float64Array
-  private readonly logDistanceSums: Float64Array
-  private readonly recurringSums: Float64Array
-  private readonly plainSums: Float64Array
+  // Per unit, in a ring (slot `unit & ringMask`): where it ends, and running sums of token chars, credit and token chars per tier.
+  ends!: Float64Array
+  charSums!: Float64Array
+  creditSums!: Float64Array
+  proseSums!: Float64Array
+  slottedSums!: Float64Array
+  private tokenSums!: Float64Array
+  private logDistanceSums!: Float64Array
+  private recurringSums!: Float64Array
+  private plainSums!: Float64Array
   /** Chars of units said before word for word, and of pieces of a line cut for length (units.ts `openedAtCut`, `endsAtCut`). */
-  private readonly saidAgainSums: Float64Array
+  private saidAgainSums!: Float64Array
+  private ringMask = 0
   /** Per slot, a unit's text key (units.ts `Unit.key`) or shape said (direct-mapped, its low bit set so that 0 is empty). */
   private readonly unitsSaid = new Int32Array(SAID_MASK + 1)
   /** Word chars of units that followed their two predecessors as last time (ordered) or not (disordered). */
-  private readonly orderedSums: Float64Array
-  private readonly disorderedSums: Float64Array
+  private orderedSums!: Float64Array
+  private disorderedSums!: Float64Array
   private units = 0
   /** The unit after which the window begins. */
   private windowStart = 0
@@ -154,14 +162,31 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly echoSpans: Float64Array
 
   constructor(readonly thresholds: NoveltyThresholds) {
-    ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
-      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums] = typedTables(Float64Array, 12, RING_MASK + 1)
+    this.useRingTables(typedTables(Float64Array, RING_TABLES, INITIAL_RING_SIZE))
     // Per tier of the run (prose, slotted prose, data), the span each level needs: docs/detector.md#novelty.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
     this.middleSpans = Float64Array.of(thresholds.middleMinSpan, Infinity, Infinity)
     this.weakSpans = Float64Array.of(thresholds.weakMinSpan, Infinity, Infinity)
     this.dataSpans = Float64Array.of(Infinity, Infinity, thresholds.dataMinSpan)
     this.echoSpans = Float64Array.of(thresholds.echoMinSpan > 0 ? thresholds.echoMinSpan : Infinity, Infinity, Infinity)
+  }
+
+  private ringTables(): Float64Array[] {
+    return [this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
+      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums]
+  }
+
+  private useRingTables(tables: Float64Array[]): void {
+    ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
+      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums] = tables
+    this.ringMask = tables[0].length - 1
+  }
+
+  /** Doubles the ring of units; the units so far keep their slots (none has wrapped yet). */
+  private growRing(): void {
+    const tables = typedTables(Float64Array, RING_TABLES, 2 * (this.ringMask + 1))
+    this.ringTables().forEach((table, i) => tables[i].set(table))
+    this.useRingTables(tables)
   }
 
   token(token: Token): undefined {
@@ -249,8 +274,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // By the unit's own shape on the tool side too: prose written into a file loops as prose does.
     const tier = unit.shapedLikeData ? (unit.slottedProse ? SLOTTED : DATA) : unit.stateRow ? DATA : PROSE
     const index = this.units++
-    const at = index & RING_MASK
-    const before = (index - 1) & RING_MASK
+    if (index > this.ringMask && this.ringMask < RING_SIZE - 1) this.growRing()
+    const ringMask = this.ringMask
+    const at = index & ringMask
+    const before = (index - 1) & ringMask
     const first = index === 0
     const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, saidAgainSums, orderedSums, disorderedSums } = this
     ends[at] = unit.end
@@ -266,10 +293,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
     orderedSums[at] = (first ? 0 : orderedSums[before]) + (ordered ? chars : 0)
     disorderedSums[at] = (first ? 0 : disorderedSums[before]) + (known && !ordered ? chars : 0)
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
-    let start = Math.max(this.windowStart, index - RING_MASK)
-    while (start + 1 < index && unit.end - ends[(start + 1) & RING_MASK] >= thresholds.windowChars) start++
+    let start = Math.max(this.windowStart, index - ringMask)
+    while (start + 1 < index && unit.end - ends[(start + 1) & ringMask] >= thresholds.windowChars) start++
     this.windowStart = start
-    const from = start & RING_MASK
+    const from = start & ringMask
     const windowChars = charSums[at] - charSums[from]
     const full = index > start && unit.end - ends[from] >= thresholds.windowChars && windowChars > 0
     const windowCredit = full ? creditSums[at] - creditSums[from] : 0
@@ -313,7 +340,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
       this.newMaterialUnit = index
       return undefined
     }
-    const runFrom = this.newMaterialUnit > start ? this.newMaterialUnit & RING_MASK : from
+    const runFrom = this.newMaterialUnit > start ? this.newMaterialUnit & ringMask : from
     return this.strong.follow(strongFamiliar, this, runFrom, at, unit.end, this.spans, periodSpan, listLike)
       ?? this.middle.follow(middleFamiliar, this, runFrom, at, unit.end, this.middleSpans, periodSpan, listLike)
       ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
@@ -340,7 +367,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     let start = from
     if (familiar && !this.echo.running) {
       while (start !== at) {
-        const next = (start + 1) & RING_MASK
+        const next = (start + 1) & this.ringMask
         const chars = charSums[next] - charSums[start]
         if (chars > 0 && recurringSums[next] - recurringSums[start] >= thresholds.echoMinShare * chars) break
         start = next

@@ -48,7 +48,7 @@ export class TokenPeriodRule implements TokenReader {
   private readonly shortestBlock: number
 
   /** `ring` holds the side's recent text (offset i at `i & ringMask`), read back to judge a block's text. */
-  constructor(private readonly thresholds: TokenPeriodThresholds, private readonly ring: Uint16Array, private readonly ringMask: number) {
+  constructor(private readonly thresholds: TokenPeriodThresholds, private ring: Uint16Array, private ringMask: number) {
     let size = 2
     while (size < thresholds.maxBlock + 1) size *= 2
     ;[this.hashes, this.starts, this.previousSameBucket] = typedTables(Int32Array, 3, size)
@@ -59,6 +59,12 @@ export class TokenPeriodRule implements TokenReader {
     this.lastInBucket = new Int32Array(BUCKET_MASK + 1).fill(-1)
     // A block of p tokens holds at most p distinct ones.
     this.shortestBlock = Math.max(1, thresholds.minDistinct)
+  }
+
+  /** Reads a larger ring from now on (the side's text so far at the same slots). */
+  useRing(ring: Uint16Array): void {
+    this.ring = ring
+    this.ringMask = ring.length - 1
   }
 
   lineEnd(): undefined {
