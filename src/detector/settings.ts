@@ -76,10 +76,12 @@ export const DETECTOR_SETTINGS = {
   // data span; correct answers repeat values verbatim for at most ~1,550 chars in the real-output corpus
   // (a circuit's bit lines, an ARC grid tiled by its pattern: a 30 × 30 grid is 1,800 chars), and no npm
   // document read as reasoning or text trips at 2,048. 3,072 keeps twice the longest real normal
-  // (docs/corpus-findings.md#real-model-output).
+  // (docs/corpus-findings.md#real-model-output). Symbols said again within one line (a move sequence,
+  // a list of letters) are counted in copies as code is, up to this span: no real normal repeats them
+  // past the cycle span; numbers in one line (an SVG path's coordinates) keep this span.
   valuesMinSpan: {
     default: 3072, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) an exact repetition (cycle, token-period) must span in reasoning/text when it is values alone with no operator (numbers and marks, a word now and then: a matrix row, a board); 0 treats it like prose.',
+    description: 'Length (chars) an exact repetition (cycle, token-period) must span in reasoning/text when it is values alone with no operator (numbers and marks, a word now and then: a matrix row, a board, numbers in one line); symbols in one line (U U F F, [\'d\', \'v\']) wait for codeMinPeriods copies, at most this span; 0 treats it like prose.',
   },
   // Files are written on purpose and a generated one repeats a lot: the lookup-table and identical-rows
   // shapes reach 9.5 K (test/fixtures/detector/normal-shapes.mjs), and C tables, fixtures and lockfiles
@@ -91,12 +93,13 @@ export const DETECTOR_SETTINGS = {
   // Code written again verbatim is counted in copies, not chars: a correct file or log writes a block up
   // to four times (pg-int8 unrolls a 343-char block three times, the npm corpus's one code trip at the
   // cycle span; a test log lists the same cases for four equal inputs), a loop keeps going. No real
-  // normal repeats code, or values joined by operators (expressions, assignments, moves), past the
-  // cycle span; 3.5 cuts 20 more real loops within the bound but trips the test log. A list of equal
-  // records waits for dataMinSpan (data-like.ts `repeatsOneListItem`), a board for valuesMinSpan.
+  // normal repeats code, values joined by operators (expressions, assignments, moves) or symbols in one
+  // line (a move sequence), past the cycle span; 3.5 cuts 20 more real loops within the bound but trips
+  // the test log. A list of equal records waits for dataMinSpan (data-like.ts `repeatsOneListItem`), a
+  // board for valuesMinSpan.
   codeMinPeriods: {
     default: 4.5, min: 0, max: 64, integer: false,
-    description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token, or values joined by operators (90+82, C=2,M=3); 0 treats it like prose.',
+    description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token, values joined by operators (90+82, C=2,M=3), or symbols in one line (U U F F); 0 treats it like prose.',
   },
   // Cost against latency: each side is read one stride at a time, so a verdict comes at most a stride
   // after its evidence.

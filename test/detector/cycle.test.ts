@@ -134,6 +134,30 @@ describe('cycle', () => {
     }
   })
 
+  // Symbols in one line said again with no line break are a sequence of moves or symbols (real loops
+  // of the real-output corpus: a Rubik's cube answer, a palindrome partition, knight moves); numbers in
+  // one line are a vector or a drawing, and wait as values do.
+  it.each([
+    ["R U R' U' F D F' D' "],
+    ['U U F F '],
+    ["['d', 'd', 'v', 'x', 'v', 'j'], "],
+    ['"B,C2,A1", "B,A1,C2", "B,C2,D4", '],
+  ] as const)('counts a sequence of symbols in one line (%j) in copies', (sequence) => {
+    for (const side of ['reasoning', 'text'] as const) {
+      const trip = feed(sequence.repeat(Math.ceil(3000 / sequence.length)), side)!
+      expect(['cycle', 'token-period']).toContain(trip.rule)
+      expect(trip.at - trip.loopStart).toBeLessThanOrEqual(Math.max(1000, 3 * sequence.length))
+    }
+  })
+
+  it('follows numbers in one line (an SVG path drawing the same shape again) until valuesMinSpan', () => {
+    // fontawesome's keyboard icon: one key's outline, relative coordinates, over and over (npm corpus).
+    const key = 'c0-8.8 7.2-16 16-16l16 0c8.8 0 16 7.2 16 16l0 16c0 8.8-7.2 16-16 16l-16 0c-8.8 0-16-7.2-16-16l0-16zm80 0'
+    expect(feed(key.repeat(Math.floor(DEFAULT_CONFIG.valuesMinSpan / key.length) - 2), 'text')).toBeUndefined()
+    const trip = feed(key.repeat(2 * Math.ceil(DEFAULT_CONFIG.valuesMinSpan / key.length)), 'text')!
+    expect(trip.at - trip.loopStart).toBeLessThanOrEqual(DEFAULT_CONFIG.valuesMinSpan + 2 * key.length + 2 * stride)
+  })
+
   it('leaves a 30 × 30 grid tiled by its pattern (an ARC answer) alone, and cuts its rows written on and on', () => {
     const row = '1 6 7 2 8 3 2 7 1 6 7 2 8 3 2 7 1 6 7 2 8 3 2 7 1 6 7 2 8 3\n'
     expect(feed(row.repeat(30), 'text')).toBeUndefined()

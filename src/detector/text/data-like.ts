@@ -100,6 +100,13 @@ export const enum ValueRow {
   Record = 2,
   /** Values joined by operators (`90+82`, `C=2,M=3`, `A+1 K+1`: + * = / ^ × ÷): expressions, assignments, moves. */
   Expressions = 3,
+  /**
+   * Symbols in one line, more letters than digits and no line break in the period (`U U F F`,
+   * `R U R' U'`, `['d', 'd', 'v']`, `"B,C2,A1"`): a sequence of moves or symbols said again. A board or
+   * a matrix repeats its rows, so its period holds line breaks; numbers in one line are a vector or a
+   * drawing (an SVG path's relative coordinates repeat shape after shape).
+   */
+  Sequence = 4,
 }
 
 /**
@@ -112,6 +119,8 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   let rowLength = 0
   let letterRun = 0
   let wordLetters = 0
+  let letters = 0
+  let digits = 0
   let nonSpace = 0
   let pipes = 0
   let tightSeparators = 0
@@ -130,6 +139,8 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     if (code === 124) pipes++
     if (code === 43 || code === 42 || code === 61 || code === 47 || code === 94 || code === 0xd7 || code === 0xf7) operators++
     if (code === 123 || code === 125 || code === 91 || code === 93) braces++
+    if (isDigit(code)) digits++
+    else if (isWordChar(code)) letters++
     if (isWordChar(code) && !isDigit(code)) {
       letterRun++
       // A CJK character is a word by itself; a run of two letters or more is a word (its first letter counts now).
@@ -143,7 +154,9 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   // Values alone: a word now and then (an SVG path's `zm`, a unit) among mostly numbers and marks. A
   // board or a matrix joins its values by spaces, commas and brackets; an operator makes them an
   // expression, an assignment or a move, which real answers do not write again past the cycle span.
-  if (wordLetters * 4 < nonSpace) return operators > 0 ? ValueRow.Expressions : ValueRow.Values
+  if (wordLetters * 4 < nonSpace) {
+    return operators > 0 ? ValueRow.Expressions : firstBreak === -1 && letters > digits ? ValueRow.Sequence : ValueRow.Values
+  }
   // Several lines: copies of one row only (the stretch repeats with the distance between its breaks).
   if (rowLength > 0) {
     for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
@@ -262,7 +275,11 @@ export function dataSpanOf(spans: DataSpans, ring: Uint16Array, mask: number, fr
 
 /** The span of a block of `period` chars repeated back to back that is rows of values of kind `row`. */
 export function valueRowSpan(spans: DataSpans, row: ValueRow, period: number): number {
-  return row === ValueRow.Values ? spans.valuesMinSpan : row === ValueRow.Expressions ? copiesSpan(spans, period) : spans.dataMinSpan
+  if (row === ValueRow.Values) return spans.valuesMinSpan
+  if (row === ValueRow.Expressions) return copiesSpan(spans, period)
+  // A long symbol sequence waits no longer than values do.
+  if (row === ValueRow.Sequence) return Math.min(copiesSpan(spans, period), spans.valuesMinSpan)
+  return spans.dataMinSpan
 }
 
 /** The span of code written again: `codeMinPeriods` copies (spans count the chars after the first copy). */
