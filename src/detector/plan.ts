@@ -92,6 +92,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
       dataMinCoverage: config.noveltyDataMinCoverage,
       historyTokens: config.noveltyHistoryTokens,
       minPeriods: config.noveltyMinPeriods,
+      weakHistoryShare: config.noveltyWeakHistoryShare,
       newMaterialShare: config.noveltyNewMaterialShare,
       newMaterialMinPeriod: config.noveltyNewMaterialMinPeriod,
       echoMinSpan: tool ? 0 : config.noveltyEchoMinSpan,

@@ -217,6 +217,17 @@ export const DETECTOR_SETTINGS = {
     default: 1280, min: 16, max: 262144, integer: true,
     description: 'Length (chars) of the mostly-prose run that must hold noveltyWeakMinCoverage (paraphrase, a decision circled with the same openings and tails).',
   },
+  // A long trace revisits its own material: at 20 K-60 K chars a correct reasoning trace replays its
+  // crossing sequences or circles a reading of the question with 0.6-0.7 of its grams familiar for 1-2.5 K
+  // chars (two bridge-and-torch traces of the real-output corpus), which no short answer does. So the
+  // middle and weak levels, the cheapest evidence, must also span a share of the text before their run:
+  // 0.15 lets both traces through, 0.2 keeps a margin; the real loops (none relies on these levels past
+  // 10 K chars) and the shapes (their loops start early) are cut as before up to 0.2, and 0.3 leaves one
+  // real loop uncut. A loop beginning at 50 K is then cut 10 K after its onset: bounded, as it must be.
+  noveltyWeakHistoryShare: {
+    default: 0.2, min: 0, max: 4, integer: false,
+    description: 'Share of the side\'s text before a middle- or weak-level run that the run must also span (a long trace revisits its own material, so weak evidence must grow with it); 0 turns this off.',
+  },
   // Off: on real model output the echo level (a gram seen once is enough) cuts correct answers that
   // state one fact per sentence in one frame (a logic puzzle's solution) more often than loops, which the
   // weak level cuts later (docs/detector.md#latency-targets). `--set noveltyEchoMinSpan=512` tries it.

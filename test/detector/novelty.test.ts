@@ -95,6 +95,21 @@ describe('novelty', () => {
     }
   })
 
+  // Weak evidence grows with the trace: a correct 20-60 K trace revisits its material with 0.6-0.7 of its
+  // grams familiar for 1-2.5 K chars (real-output corpus), so the middle and weak levels also ask a run
+  // for noveltyWeakHistoryShare of the text before it. A loop that deep is still cut, that much later.
+  it('asks a middle- or weak-level run for a share of the text before it: a decision circled after 40 K chars is cut, later and bounded', () => {
+    const prefixChars = 40000
+    const { text, onset } = circlingDecisionLoop({ seed: 3, language: 'en', side: 'reasoning', prefixChars, loopChars: 16000 })
+    const early = feed(text, 'reasoning', { config: { ...exactRulesOff, noveltyWeakHistoryShare: 0 } })!
+    const late = feed(text, 'reasoning', { config: exactRulesOff })!
+    expect(early.rule).toBe('novelty')
+    expect(late.rule).toBe('novelty')
+    expect(late.at - late.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyWeakHistoryShare * late.loopStart)
+    expect(late.at).toBeGreaterThan(early.at + 4000)
+    expect(late.at - onset).toBeLessThanOrEqual(DEFAULT_CONFIG.noveltyWeakHistoryShare * (onset + 1000) + latencyBound('circlingDecision', 'reasoning'))
+  })
+
   it('cuts every paraphrase pool and decision circled of 48 seeds within its bound, at every delta size', () => {
     // The shape sweep reads seeds 1-6; the slowest cuts lie further out: with the echo level off, the
     // weak level cuts the slowest paraphrase pool ~2,700 chars after onset and the slowest decision

@@ -28,6 +28,8 @@ export interface NoveltyThresholds {
   readonly dataMinCoverage: number
   /** How many tokens back a gram's sightings count. */
   readonly historyTokens: number
+  /** The middle and weak levels' runs must also span this share of the text before them. */
+  readonly weakHistoryShare: number
   /** A run must also last this many times the distance back to where its material was seen before. */
   readonly minPeriods: number
   /** Share of a unit's word chars in grams never seen that makes it new material; 0: never. */
@@ -151,8 +153,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private windowStart = 0
   /** The familiar runs in progress, one per level of evidence (the window's familiar share). */
   private readonly strong = new FamiliarRun()
-  private readonly middle = new FamiliarRun()
-  private readonly weak = new FamiliarRun()
+  private readonly middle: FamiliarRun
+  private readonly weak: FamiliarRun
   private readonly data = new FamiliarRun()
   private readonly echo = new FamiliarRun()
   private readonly spans: Float64Array
@@ -162,6 +164,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly echoSpans: Float64Array
 
   constructor(readonly thresholds: NoveltyThresholds) {
+    this.middle = new FamiliarRun(thresholds.weakHistoryShare)
+    this.weak = new FamiliarRun(thresholds.weakHistoryShare)
     this.useRingTables(typedTables(Float64Array, RING_TABLES, INITIAL_RING_SIZE))
     // Per tier of the run (prose, slotted prose, data), the span each level needs: docs/detector.md#novelty.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
@@ -379,6 +383,9 @@ export class NoveltyRule implements TokenReader, UnitRule {
 
 /** A familiar run at one level of evidence: where it began and the running sums there. */
 class FamiliarRun {
+  /** `historyShare`: the share of the text before the run that it must also span (weak evidence grows with the trace). */
+  constructor(private readonly historyShare = 0) {}
+
   private start = -1
   private chars = 0
   private prose = 0
@@ -411,7 +418,7 @@ class FamiliarRun {
     // A run is judged as what most of it is: a prose threshold only for mostly-prose text.
     const tier = listLike ? DATA : prose * 2 >= chars ? PROSE : (prose + slotted) * 2 >= chars ? SLOTTED : DATA
     const span = end - this.start
-    if (span < spans[tier] || span < periodSpan) return undefined
+    if (span < spans[tier] || span < periodSpan || span < this.historyShare * this.start) return undefined
     return { rule: 'novelty', loopStart: this.start, repeatedChars: span, verifiedAt: end }
   }
 }
