@@ -225,7 +225,7 @@ export const DETECTOR_SETTINGS = {
   // 10 K chars) and the shapes (their loops start early) are cut as before up to 0.2, and 0.3 leaves one
   // real loop uncut. A loop beginning at 50 K is then cut 10 K after its onset: bounded, as it must be.
   noveltyWeakHistoryShare: {
-    default: 0.2, min: 0, max: 4, integer: false,
+    default: 0.2, min: 0, max: 1, integer: false,
     description: 'Share of the side\'s text before a middle- or weak-level run that the run must also span (a long trace revisits its own material, so weak evidence must grow with it); 0 turns this off.',
   },
   // Off: on real model output the echo level (a gram seen once is enough) cuts correct answers that
