@@ -12,7 +12,7 @@
 // Cost: at each stride's end, a walk back to the first short word (a few chars in prose); the periodic
 // test runs at most once a stride, only inside such a run.
 
-import { isCjk, isDigit, isWordChar } from '../text/char-classes.ts'
+import { isCjk, isLetter } from '../text/char-classes.ts'
 import type { RuleFinding } from '../finding.ts'
 
 export interface LetterCycleThresholds {
@@ -37,11 +37,6 @@ const MIN_CJK_WORD_CHARS = 6
 // chars match a period back in the npm corpus) or a move string of four directions.
 const MAX_TOP_LETTER_SHARE = 0.25
 
-/** A letter of any script, CJK included (not a digit). */
-function isRunLetter(code: number): boolean {
-  return isWordChar(code) && !isDigit(code)
-}
-
 export class LetterCycleRule {
   constructor(private readonly thresholds: LetterCycleThresholds) {}
 
@@ -52,12 +47,12 @@ export class LetterCycleRule {
     const from = to - minSpan
     // The last word may still be growing: it is exempt from the length a word must have.
     let i = to - 1
-    while (i >= from && isRunLetter(ring[i & mask])) i--
+    while (i >= from && isLetter(ring[i & mask])) i--
     while (i >= from) {
       if (ring[i & mask] !== SPACE) return undefined
       let letters = 0
       i--
-      while (i >= from && isRunLetter(ring[i & mask])) {
+      while (i >= from && isLetter(ring[i & mask])) {
         i--
         letters++
       }

@@ -142,6 +142,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private plainSums!: Float64Array
   /** Chars of units said before word for word, and of pieces of a line cut for length (units.ts `openedAtCut`, `endsAtCut`). */
   private saidAgainSums!: Float64Array
+  /** The ring's tables above and below, in one list (`useRingTables`), and its mask. */
+  private ringTables: Float64Array[] = []
   private ringMask = 0
   /** Per slot, a unit's text key (units.ts `Unit.key`) or shape said (direct-mapped, its low bit set so that 0 is empty). */
   private readonly unitsSaid = new Int32Array(SAID_MASK + 1)
@@ -175,12 +177,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.echoSpans = Float64Array.of(thresholds.echoMinSpan > 0 ? thresholds.echoMinSpan : Infinity, Infinity, Infinity)
   }
 
-  private ringTables(): Float64Array[] {
-    return [this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
-      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums]
-  }
-
   private useRingTables(tables: Float64Array[]): void {
+    this.ringTables = tables
     ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
       this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums] = tables
     this.ringMask = tables[0].length - 1
@@ -189,7 +187,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   /** Doubles the ring of units; the units so far keep their slots (none has wrapped yet). */
   private growRing(): void {
     const tables = typedTables(Float64Array, RING_TABLES, 2 * (this.ringMask + 1))
-    this.ringTables().forEach((table, i) => tables[i].set(table))
+    this.ringTables.forEach((table, i) => tables[i].set(table))
     this.useRingTables(tables)
   }
 

@@ -11,7 +11,7 @@
 // Cost: a stride is read backwards only as far as the runs reaching its end, two or three chars in
 // normal text; memory: a few numbers.
 
-import { isWhitespace, isWordChar, lowerAscii } from '../text/char-classes.ts'
+import { isLetter, isWhitespace, lowerAscii } from '../text/char-classes.ts'
 import type { RuleFinding } from '../finding.ts'
 
 const VARIATION_SELECTOR = 0xfe0f
@@ -35,8 +35,8 @@ function isLongUnit(char: number): boolean {
 }
 
 /** A letter of the BMP (not a digit): the units a two-letter token alternates. */
-function isLetter(char: number): boolean {
-  return char < 0x10000 && !(char >= 48 && char <= 57) && isWordChar(char)
+function isBmpLetter(char: number): boolean {
+  return char < 0x10000 && isLetter(char)
 }
 
 export interface SymbolRunThresholds {
@@ -123,7 +123,7 @@ export class SymbolRunRule {
       }
       if (seen === 1) {
         c1 = char
-        alive2 = char !== c0 && isLetter(c0) && isLetter(char)
+        alive2 = char !== c0 && isBmpLetter(c0) && isBmpLetter(char)
       }
       if (alive1) {
         if (char === c0) {

@@ -19,6 +19,11 @@ export function isDigit(code: number): boolean {
   return code >= 48 && code <= 57
 }
 
+/** A letter of any script, CJK included (a word char that is not a digit). */
+export function isLetter(code: number): boolean {
+  return isWordChar(code) && !isDigit(code)
+}
+
 export function isAsciiLetter(code: number): boolean {
   const lower = code | 32
   return lower >= 97 && lower <= 122

@@ -2,7 +2,7 @@
 // docs/detector.md#confidence: the unit rules (units.ts) and the exact rules (cycle.ts, token-period.ts)
 // ask such text for more evidence. List markers and quotes open prose, so they are no symbols here.
 
-import { isDigit, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
+import { isDigit, isLetter, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
 
 /** A line of code or data ends in one of ; { } ( ) [ ] , = > | \ (prose ends in a letter or . ! ? : 。). */
 export function endsLikeCode(code: number): boolean {
@@ -83,7 +83,7 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
     if (code > 127) nonAscii++
     nonSpace++
     lastNonSpace = code
-    if (isWordChar(code) && !isDigit(code)) letters++
+    if (isLetter(code)) letters++
   }
   // ASCII without a single space over a whole period: a blob (source-map mappings, base64, minified code).
   if (spaces === 0 && nonAscii === 0 && to - from >= MIN_BLOB_CHARS) return true
@@ -140,8 +140,8 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     if (code === 43 || code === 42 || code === 61 || code === 47 || code === 94 || code === 0xd7 || code === 0xf7) operators++
     if (code === 123 || code === 125 || code === 91 || code === 93) braces++
     if (isDigit(code)) digits++
-    else if (isWordChar(code)) letters++
-    if (isWordChar(code) && !isDigit(code)) {
+    if (isLetter(code)) {
+      letters++
       letterRun++
       // A CJK character is a word by itself; a run of two letters or more is a word (its first letter counts now).
       if (code >= 0x2e80) wordLetters++
