@@ -72,6 +72,19 @@ const GREATER_THAN = 62
 const MIN_CHARS_FOR_LETTER_SHARE = 8
 const BACKTICK = 96
 const TILDE = 126
+const FULLWIDTH_COMMA = 0xff0c
+const FULLWIDTH_SEMICOLON = 0xff1b
+const IDEOGRAPHIC_COMMA = 0x3001
+
+/**
+ * A line ending with a CJK comma or semicolon continues on the next line, as one ending with `,` or
+ * `;` does (`endsLikeCode`): a verse or a list item, not a sentence. Without it a Chinese cumulative
+ * song (each verse restating the ones before) was prose and cut by novelty where the English one,
+ * its lines ending with `,`, was not (test/detector/field-shapes.test.ts).
+ */
+function continuesLikeVerse(code: number): boolean {
+  return code === FULLWIDTH_COMMA || code === FULLWIDTH_SEMICOLON || code === IDEOGRAPHIC_COMMA
+}
 
 /** Hashes of the words that open a log line or a stack frame. */
 function wordHash(word: string): number {
@@ -219,7 +232,7 @@ export class UnitReader implements TokenReader {
     // A piece of a cut line is no phrase: a run of laughter cut every 320 chars gives identical pieces.
     const counted = length >= 2 && this.hasWordChar && !cut && !this.cutPiece
     const shaped = this.inFence || this.lineOpensFence || this.lineIndented || this.lineInComment || this.escaped
-      || this.nonSpace >= MIN_CHARS_FOR_LETTER_SHARE && this.letters * 2 < this.nonSpace || this.opensLikeLog || !cut && endsLikeCode(this.lastCode)
+      || this.nonSpace >= MIN_CHARS_FOR_LETTER_SHARE && this.letters * 2 < this.nonSpace || this.opensLikeLog || !cut && (endsLikeCode(this.lastCode) || continuesLikeVerse(this.lastCode))
       || this.symbolTokens >= 3 && this.symbolTokens * 4 >= this.tokenCount
       || this.codeMarks >= 4 && this.codeMarks * CODE_MARK_SHARE >= this.nonSpace
       || this.tightSeparators >= MIN_TIGHT_SEPARATORS
