@@ -64,6 +64,20 @@ describe('symbol run', () => {
     }
   })
 
+  it('reads a run opening a paragraph as a run, not as a grid: the blank line before it holds no cell (a real "????" answer ran 3 K uncut)', () => {
+    const lead = 'Yeah, I know how you feel. I am just glad I do not have to worry about them anymore.\n\n'
+    for (const unit of ['?', '!', '。', '😀', 'a', '的']) for (const side of ['reasoning', 'text'] as const) {
+      const trips = [3, 16, 64].map((delta) => feedFixed(lead + unit.repeat(3000 / unit.length), side, delta))
+      for (const trip of trips) {
+        expect(trip?.rule, `${unit} ${side}`).toBe('symbol-run')
+        expect(trip!.loopStart, `${unit} ${side}`).toBe(lead.length)
+        expect(trip!.at - lead.length, `${unit} ${side}`).toBeLessThanOrEqual(400)
+      }
+    }
+    // A grid still waits for the data span: rows of several cells between the breaks.
+    expect(feedFixed(lead + ('❌'.repeat(8) + '\n').repeat(300), 'text', 16)).toBeUndefined()
+  })
+
   it('lets shorter runs and alternations through (dividers, laughter, padding, "0, 0, 0")', () => {
     const short = ['!'.repeat(symbolRunMinChars - 40), '的'.repeat(symbolRunMinChars - 40), 'ok '.repeat((symbolRunMinChars - 40) / 3)]
     const long = ['='.repeat(dividerRunMinChars - 40), '-'.repeat(1200), '哈'.repeat(600), '}\n'.repeat(600), '─'.repeat(1400)]

@@ -81,24 +81,28 @@ export class SymbolRunRule {
     let alive2 = false
     // The unit at the earliest position of run 2, so a pair continues only in phase.
     let first2 = -1
-    // Line breaks and units read while each candidate run was alive.
+    // Line breaks and units inside each candidate run. A break read while a run is alive is pending
+    // until a unit of the run comes before it: the blank line that opens a paragraph of "!!!!" is no
+    // row of a grid (counted, it made every run opening a paragraph wait for the grid span).
     let breaks1 = 0
     let breaks2 = 0
+    let pending1 = 0
+    let pending2 = 0
     let units1 = 0
     let units2 = 0
     for (let position = to - 1; position >= from; position--) {
       const code = ring[position & mask]
       if (code === LINE_FEED) {
-        if (alive1) breaks1++
-        if (alive2 || seen < 2) breaks2++
+        if (alive1) pending1++
+        if (alive2 || seen < 2) pending2++
       }
       if (isWhitespace(code) || code === VARIATION_SELECTOR || code === ZERO_WIDTH_JOINER) continue
       if (this.jsonText && code === BACKSLASH) continue
       // The char before `from` is still in the ring: an escape or a surrogate pair may straddle strides.
       if (this.jsonText && (code === LETTER_N || code === LETTER_R || code === LETTER_T) && position > 0 && ring[(position - 1) & mask] === BACKSLASH) {
         if (code === LETTER_N) {
-          if (alive1) breaks1++
-          if (alive2 || seen < 2) breaks2++
+          if (alive1) pending1++
+          if (alive2 || seen < 2) pending2++
         }
         position--
         continue
@@ -118,6 +122,10 @@ export class SymbolRunRule {
         start1 = start2 = position
         first2 = char
         units1 = units2 = 1
+        // Breaks after the stride's last unit lie inside the run if the next stride continues it.
+        breaks1 = pending1
+        breaks2 = pending2
+        pending1 = pending2 = 0
         seen = 1
         continue
       }
@@ -129,6 +137,8 @@ export class SymbolRunRule {
         if (char === c0) {
           start1 = position
           units1++
+          breaks1 += pending1
+          pending1 = 0
         } else alive1 = false
       }
       if (alive2) {
@@ -136,24 +146,27 @@ export class SymbolRunRule {
           start2 = position
           first2 = char
           units2++
+          breaks2 += pending2
+          pending2 = 0
         } else alive2 = false
       }
       seen++
       if (!alive1 && !alive2) break
     }
     if (seen === 0) return undefined
-    // A whole stride (white space aside) of the run continues the run from earlier strides.
-    if (alive1 && this.period === 1 && this.last === c0) return this.judge(to, breaks1, units1)
+    // A whole stride (white space aside) of the run continues the run from earlier strides; breaks
+    // still pending lie between the two strides' units.
+    if (alive1 && this.period === 1 && this.last === c0) return this.judge(to, breaks1 + pending1, units1)
     if (this.period === 2 && seen === 1 && this.last !== c0 && this.other === c0) {
       this.other = this.last
       this.last = c0
-      return this.judge(to, breaks2, units2)
+      return this.judge(to, breaks2 + pending2, units2)
     }
     // A pair continues in phase: the stride's earliest unit follows the unit that ended the last one.
     if (alive2 && this.period === 2 && first2 === this.other && ((c0 === this.last && c1 === this.other) || (c0 === this.other && c1 === this.last))) {
       this.last = c0
       this.other = c1
-      return this.judge(to, breaks2, units2)
+      return this.judge(to, breaks2 + pending2, units2)
     }
     // A run beginning in this stride (the longer of the two reaching its end).
     if (start2 < start1) {
