@@ -208,6 +208,18 @@ describe('cycle', () => {
     expect(feed('```json\n[\n' + moves.repeat(40), side, { config: { ...only, codeMinPeriods: 40 } })).toBeUndefined()
   })
 
+  // American style puts the comma inside the quotes: `"The Sopranos," "Dexter,"` is prose, not a CSV
+  // row (a real AlpacaEval answer repeated such a list of titles verbatim for 5.8 K chars, uncut).
+  it.each(['reasoning', 'text'] as const)('cuts a list of quoted titles said again verbatim in %s as prose, and leaves a CSV row of quoted fields to the data span', (side) => {
+    const titles = 'Other crime dramas worth a look are "The Sopranos," "The Good Wife," "NCIS," "The Shield," "The Blacklist," "Dexter," "The Mentalist," "The Closer,"'
+    const onset = 'You might also enjoy these shows. '.length
+    const trip = feed('You might also enjoy these shows. ' + (titles + ' ').repeat(40), side)!
+    expect(trip.rule).toBe('cycle')
+    expect(trip.at - onset).toBeLessThanOrEqual(target(titles.length + 1))
+    // Copies of one CSV row of quoted fields: data, left to the data span.
+    expect(feed('id,count,code,word\n' + '"sit","42","ABC","amet"\n'.repeat(200), side)).toBeUndefined()
+  })
+
   it('is switched off by a max period of 0', () => {
     const loop = periodic(100, 5000, PROSE_EN, 300)
     const others = { tokenPeriodMinRepeats: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0, noveltyMinSpan: 0, toolNoveltyMinSpan: 0 }

@@ -34,15 +34,24 @@ const MIN_BLOB_CHARS = 24
 const COMMA = 44
 const COLON = 58
 const QUOTE = 34
+const APOSTROPHE = 39
 
 /**
- * `separator` between `before` and `after` with no space after it is a data separator: a comma
- * between two values that are not both digits (a CSV row's "sit,42,ABC"; "1,000" is a number), a
- * colon between two quotes (compact JSON's `"key":"value"`). Prose puts a space after its commas.
+ * `separator` between `before` and `after` (then `afterNext`) with no space after it is a data
+ * separator: a comma between two values that are not both digits (a CSV row's "sit,42,ABC"; "1,000" is
+ * a number), a colon between two quotes (compact JSON's `"key":"value"`). Prose puts a space after its
+ * commas, or a closing quote and then the space (`"The Sopranos," "Dexter,"`: a list of titles in
+ * American style, which read as data kept a real loop of them uncut). `afterNext` 0: not read yet
+ * (the separator counts).
  */
-export function isTightSeparator(before: number, separator: number, after: number): boolean {
-  return separator === COMMA ? !isWhitespace(after) && !(isDigit(before) && isDigit(after))
+export function isTightSeparator(before: number, separator: number, after: number, afterNext: number): boolean {
+  return separator === COMMA ? !isWhitespace(after) && !(isDigit(before) && isDigit(after)) && !(isClosingQuote(after) && afterNext !== 0 && isWhitespace(afterNext))
     : separator === COLON && before === QUOTE && after === QUOTE
+}
+
+/** A quote a quotation may close with (straight or curly, double or single). */
+export function isClosingQuote(code: number): boolean {
+  return code === QUOTE || code === APOSTROPHE || code === 0x201d || code === 0x2019
 }
 
 /** Two in a line: a CSV row of three fields, a pair of compact JSON (`"a":"x",`); a typo is one. */
@@ -63,7 +72,7 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
   let tightSeparators = 0
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
-    if (i >= from + 2 && isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code) && ++tightSeparators >= MIN_TIGHT_SEPARATORS) return true
+    if (i >= from + 2 && isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0) && ++tightSeparators >= MIN_TIGHT_SEPARATORS) return true
     // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
     const escapedBreak = code === 92 && i + 1 < to && ring[(i + 1) & mask] === 110
     if (code === 10 || code === 13 || escapedBreak) {
@@ -129,7 +138,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
     // The stretch repeats what precedes it, so a separator at its start is read across its edge.
-    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code)) tightSeparators++
+    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0)) tightSeparators++
     // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
     if (code === 10 || (code === 92 && i + 1 < to && ring[(i + 1) & mask] === 110)) {
       if (firstBreak === -1) firstBreak = i
@@ -178,7 +187,7 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
     if ((code === 60 && isTemplateBar(ring[(i + 1) & mask])) || (code === 62 && isTemplateBar(ring[(i - 1) & mask]))) return false
-    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code)) tightSeparators++
+    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0)) tightSeparators++
     if (code === 10) {
       lines++
       if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62) codeLines++

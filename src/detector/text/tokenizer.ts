@@ -5,7 +5,7 @@
 // holding a digit, an id's hex group) as one placeholder, for the novelty rule (docs/detector.md#units).
 
 import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isUpperAscii, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
-import { isTightSeparator } from './data-like.ts'
+import { isClosingQuote, isTightSeparator } from './data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
 
@@ -127,6 +127,8 @@ export class Tokenizer {
   private maskedIfGroup = 0
   private codeMarks = 0
   private tightSeparators = 0
+  /** The token's last chars are a comma and a quote: a separator if the token goes on (`tightSeparators`). */
+  private quoteAfterComma = false
   private letters = 0
   private ring: Uint16Array = new Uint16Array(1)
   private mask = 0
@@ -204,7 +206,16 @@ export class Tokenizer {
         continue
       }
       if (inToken) {
-        if ((lastCode === COMMA || lastCode === COLON) && isTightSeparator(beforeSeparator, lastCode, code)) this.tightSeparators++
+        // A quote after a comma separates values only if the token goes on (`"a","b"`); a quote that
+        // ends the token closes a quotation (`"Dexter," "Lost"`).
+        if (this.quoteAfterComma) {
+          this.quoteAfterComma = false
+          this.tightSeparators++
+        }
+        if ((lastCode === COMMA || lastCode === COLON) && isTightSeparator(beforeSeparator, lastCode, code, 0)) {
+          if (lastCode === COMMA && isClosingQuote(code)) this.quoteAfterComma = true
+          else this.tightSeparators++
+        }
       } else {
         inToken = true
         start = position
@@ -218,6 +229,7 @@ export class Tokenizer {
         this.pendingGroup = false
         this.codeMarks = 0
         this.tightSeparators = 0
+        this.quoteAfterComma = false
       }
       const lower = lowerAscii(code)
       hash = Math.imul(hash ^ lower, FNV_PRIME)
