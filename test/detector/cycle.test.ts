@@ -208,6 +208,21 @@ describe('cycle', () => {
     expect(feed('```json\n[\n' + moves.repeat(40), side, { config: { ...only, codeMinPeriods: 40 } })).toBeUndefined()
   })
 
+  // A line of words ending with a comma is verse, not code: a poem restated stanza after stanza is cut
+  // at the cycle span (two real AlpacaEval poems waited for codeMinPeriods copies); an indented list
+  // of identifiers or arguments stays code.
+  it.each(['reasoning', 'text'] as const)('cuts a poem restated verbatim in %s within 3 periods, and counts an indented argument list in copies', (side) => {
+    const stanza = 'In Bora Bora, where the waves do sway,\nAnd the sun shines bright in the endless day,\nA family sets sail, to explore and play,\nIn the crystal waters, where the fishes stray.\n\n'
+      + 'They dive with turtles, they swim with rays,\nThey laugh on the sand through the golden haze,\nThe children build castles, the parents gaze,\nAnd the island keeps them for all of their days.\n\n'
+    const trip = feed(stanza.repeat(12), side)!
+    expect(trip.rule).toBe('cycle')
+    expect(trip.at).toBeLessThanOrEqual(target(stanza.length))
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
+    const call = 'drawRect(\n  int left, int top,\n  int width, int height,\n  Color fill, Color stroke,\n  boolean rounded, boolean shadow\n);\n'
+    const code = feed(call.repeat(12), side, { config: only })!
+    expect(code.at - code.loopStart).toBeGreaterThan((DEFAULT_CONFIG.codeMinPeriods - 1.5) * call.length)
+  })
+
   // American style puts the comma inside the quotes: `"The Sopranos," "Dexter,"` is prose, not a CSV
   // row (a real AlpacaEval answer repeated such a list of titles verbatim for 5.8 K chars, uncut).
   it.each(['reasoning', 'text'] as const)('cuts a list of quoted titles said again verbatim in %s as prose, and leaves a CSV row of quoted fields to the data span', (side) => {

@@ -174,6 +174,14 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || pipes >= 2 * rows || braces >= 2 * rows ? ValueRow.Record : ValueRow.None
 }
 
+/** The fewest words of a line of verse (`stretchIsCode`): a list of identifiers holds one a line. */
+const MIN_VERSE_WORDS = 3
+
+/** Marks a line of words alone may hold: the apostrophe and hyphen of a word, a comma, a stop, `!`, `?`, `;`. */
+function isProseMark(code: number): boolean {
+  return code === APOSTROPHE || code === 45 || code === COMMA || code === 46 || code === 33 || code === 63 || code === 59 || code === 0x2019
+}
+
 /**
  * Whether the text at offsets [from, to) of `ring` is code or structured data: half its lines or more
  * end like code (a closing tag's `>` does not), or it holds two tight separators; and it holds no
@@ -184,15 +192,36 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   let codeLines = 0
   let tightSeparators = 0
   let lastNonSpace = 0
+  // The line so far: its words, whether it is words alone (letters, spaces and a prose mark) and indented.
+  let words = 0
+  let inWord = false
+  let wordsAlone = true
+  let indented = isWhitespace(ring[from & mask])
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
     if ((code === 60 && isTemplateBar(ring[(i + 1) & mask])) || (code === 62 && isTemplateBar(ring[(i - 1) & mask]))) return false
     if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0)) tightSeparators++
     if (code === 10) {
       lines++
-      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62) codeLines++
+      // A line of three words or more alone that ends with a comma is a line of verse, not code: a
+      // poem restated verbatim waited for codeMinPeriods copies (two real AlpacaEval loops, cut late).
+      const verse = lastNonSpace === COMMA && wordsAlone && words >= MIN_VERSE_WORDS && !indented
+      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse) codeLines++
       lastNonSpace = 0
-    } else if (!isWhitespace(code)) lastNonSpace = code
+      words = 0
+      inWord = false
+      wordsAlone = true
+      indented = i + 1 < to && isWhitespace(ring[(i + 1) & mask])
+    } else if (!isWhitespace(code)) {
+      lastNonSpace = code
+      if (isLetter(code)) {
+        if (!inWord) words++
+        inWord = true
+      } else {
+        inWord = false
+        if (!isProseMark(code)) wordsAlone = false
+      }
+    } else inWord = false
   }
   if (tightSeparators >= MIN_TIGHT_SEPARATORS) return true
   return lines > 0 && codeLines * 2 >= lines
