@@ -52,6 +52,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
     maxPeriod: tool ? config.toolCycleMaxPeriod : reasoning ? config.reasoningCycleMaxPeriod : config.textCycleMaxPeriod,
     minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
     minPeriods: config.cycleMinPeriods,
+    dividerMinSpan: config.dividerMinSpan,
     ...dataSpans,
   }
   let ringSize = CycleRule.ringSize(cycle)

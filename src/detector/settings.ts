@@ -101,6 +101,14 @@ export const DETECTOR_SETTINGS = {
     default: 4.5, min: 0, max: 64, integer: false,
     description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token, values joined by operators (90+82, C=2,M=3), or symbols in one line (U U F F); 0 treats it like prose.',
   },
+  // A divider of several marks, a row of zeros or blank lines repeated verbatim is written long on
+  // purpose (a correct 50 × 50 board of zeros spans 9.5 K in the real-output corpus, a 40 × 40 zero
+  // matrix 6.6 K), and a loop of them ran unbounded before this span: 17 real loops of `|---|`, `**_` or
+  // zero rows, up to 16 K. 32,768 is the novelty data span, the longest stretch of data any rule allows.
+  dividerMinSpan: {
+    default: 32768, min: 0, max: 1048576, integer: true,
+    description: 'Length (chars) an exact repetition (cycle) must span when its period holds fewer than two distinct letters or digits (a divider of several marks, a row of zeros, blank lines), on every side; 0: never cut.',
+  },
   // Cost against latency: each side is read one stride at a time, so a verdict comes at most a stride
   // after its evidence.
   cycleCheckStride: {

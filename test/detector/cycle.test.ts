@@ -88,6 +88,20 @@ describe('cycle', () => {
     }
   })
 
+  // Real loops of `|---|` ran 16 K and zero rows 8 K with no rule to end them; a correct board of zeros
+  // spans 9.5 K. So a divider period is followed up to dividerMinSpan and cut there, on every side.
+  it.each(['reasoning', 'text', 'tool'] as const)('cuts a divider or zero rows repeated past dividerMinSpan in %s, and never with 0', (side) => {
+    const { dividerMinSpan } = DEFAULT_CONFIG
+    for (const row of ['|---', '**_', ' [0,0,0,0,0,0,0,0,0,0,0,0],\n']) {
+      const loop = 'The table follows.\n' + row.repeat(Math.ceil((dividerMinSpan + 4000) / row.length))
+      const trip = feed(loop, side)!
+      expect(trip.rule, row).toBe('cycle')
+      expect(trip.repeatedChars, row).toBeGreaterThanOrEqual(dividerMinSpan)
+      expect(trip.at - 'The table follows.\n'.length, row).toBeLessThanOrEqual(dividerMinSpan + 2 * stride)
+      expect(feed(loop, side, { config: { dividerMinSpan: 0 } })?.rule, row).not.toBe('cycle')
+    }
+  })
+
   it('waits for the longer tool-side span', () => {
     const line = 'We insert the seen id into the table once more\n'
     const loop = line.repeat(200)

@@ -94,7 +94,7 @@ describe('symbol run', () => {
   })
 
   it('is switched off by a length of 0; a divider length of 0 lets dividers through', () => {
-    expect(feedFixed('. '.repeat(5000), 'text', 16, { symbolRunMinChars: 0 })).toBeUndefined()
+    expect(feedFixed('. '.repeat(5000), 'text', 16, { symbolRunMinChars: 0, dividerMinSpan: 0 })).toBeUndefined()
     expect(feedFixed('='.repeat(5000), 'text', 16, { symbolRunMinChars: 0 })).toBeUndefined()
     expect(feedFixed('. '.repeat(5000), 'text', 16)?.rule).toBe('symbol-run')
     expect(feedFixed('='.repeat(5000), 'text', 16)?.rule).toBe('symbol-run')

@@ -2,9 +2,9 @@
 // JSON block with template tokens restated verbatim (loops reported from DSH sessions have periods of
 // 89–409 chars in reasoning, 172 in visible text). It trips when the tail repeats with a period
 // d ≤ `maxPeriod` over max(`minSpan`, `minPeriods` × d) chars.
-// Deliberately let through: a block repeated twice (2.5 periods are required); dividers, laughter and
-// padding (a period with fewer than two distinct letters or digits is no loop of words); and, until
-// their data span, what a model writes on purpose (data-like.ts `dataSpanOf`, docs/detector.md#confidence).
+// Deliberately let through: a block repeated twice (2.5 periods are required); and, until their data
+// span, dividers and padding (a period with fewer than two distinct letters or digits) and what a model
+// writes on purpose (data-like.ts `dataSpanOf`, docs/detector.md#confidence).
 // Cost: each char joins a hash chain of earlier positions whose 8-gram shares its bucket (as in LZ77); a
 // check, at each multiple of `cycleCheckStride` (fixed offsets, so the verdict does not depend on the
 // deltas), walks those positions nearest first and verifies each candidate period, and walks nothing
@@ -39,6 +39,8 @@ export interface CycleThresholds extends DataSpans {
   readonly maxPeriod: number
   readonly minSpan: number
   readonly minPeriods: number
+  /** Span of a period with fewer than two distinct letters or digits (a divider, zero rows); 0: never cut. */
+  readonly dividerMinSpan: number
 }
 
 export class CycleRule {
@@ -155,11 +157,14 @@ export class CycleRule {
       let matched = 0
       while (matched < required && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
       if (matched < required) continue
-      if (this.isDivider(last, period)) return undefined
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
-      const dataSpan = dataSpanOf(this.thresholds, ring, mask, length - period, length, 0, () => this.lineOpensLikeData(length - matched, length))
+      // A divider, a row of zeros or a blank line is written long on purpose: it waits for its own span.
+      const divider = this.isDivider(last, period)
+      if (divider && this.thresholds.dividerMinSpan === 0) return undefined
+      const dataSpan = divider ? this.thresholds.dividerMinSpan
+        : dataSpanOf(this.thresholds, ring, mask, length - period, length, 0, () => this.lineOpensLikeData(length - matched, length))
       if (dataSpan > matched) {
         this.dataPeriod = period
         this.dataSpan = dataSpan
