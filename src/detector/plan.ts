@@ -53,6 +53,8 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
     minSpan: tool ? config.toolCycleMinSpan : reasoning ? config.reasoningCycleMinSpan : config.textCycleMinSpan,
     minPeriods: config.cycleMinPeriods,
     dividerMinSpan: config.dividerMinSpan,
+    // A rule of several marks is drawn as one of one mark is (symbol-run's divider span).
+    lineDividerMinSpan: tool ? config.toolDividerRunMinChars : config.dividerRunMinChars,
     ...dataSpans,
   }
   let ringSize = CycleRule.ringSize(cycle)

@@ -82,23 +82,26 @@ describe('cycle', () => {
   })
 
   it('lets dividers and laughter through: a period with fewer than two distinct letters or digits', () => {
-    for (const divider of ['='.repeat(3000), '-'.repeat(3000), '|---'.repeat(800) + '|', '哈'.repeat(3000), '─'.repeat(2000), ' '.repeat(3000), '0'.repeat(3000)]) {
+    for (const divider of ['='.repeat(3000), '-'.repeat(3000), '|---'.repeat(300) + '|', '哈'.repeat(3000), '─'.repeat(2000), ' '.repeat(3000), '0'.repeat(3000)]) {
       // The symbol-run rule cuts runs this long (symbol-run.test.ts); the cycle rule leaves them alone.
       for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(divider, side, { config: { symbolRunMinChars: 0, toolSymbolRunMinChars: 0 } })).toBeUndefined()
     }
   })
 
   // Real loops of `|---|` ran 16 K and zero rows 8 K with no rule to end them; a correct board of zeros
-  // spans 9.5 K. So a divider period is followed up to dividerMinSpan and cut there, on every side.
-  it.each(['reasoning', 'text', 'tool'] as const)('cuts a divider or zero rows repeated past dividerMinSpan in %s, and never with 0', (side) => {
-    const { dividerMinSpan } = DEFAULT_CONFIG
-    for (const row of ['|---', '**_', ' [0,0,0,0,0,0,0,0,0,0,0,0],\n']) {
-      const loop = 'The table follows.\n' + row.repeat(Math.ceil((dividerMinSpan + 4000) / row.length))
+  // spans 9.5 K. So a divider period is followed up to its span and cut there, on every side: marks alone
+  // in one line (a rule drawn on and on) at the span of a divider of one mark, zero rows at dividerMinSpan.
+  it.each(['reasoning', 'text', 'tool'] as const)('cuts a divider or zero rows repeated past their span in %s, and never with a span of 0', (side) => {
+    const lineSpan = side === 'tool' ? DEFAULT_CONFIG.toolDividerRunMinChars : DEFAULT_CONFIG.dividerRunMinChars
+    const lead = 'The table follows.\n'
+    for (const [row, span, off] of [['|---', lineSpan, { dividerRunMinChars: 0, toolDividerRunMinChars: 0 }], ['**_', lineSpan, { dividerRunMinChars: 0, toolDividerRunMinChars: 0 }],
+      [' [0,0,0,0,0,0,0,0,0,0,0,0],\n', DEFAULT_CONFIG.dividerMinSpan, { dividerMinSpan: 0 }]] as const) {
+      const loop = lead + row.repeat(Math.ceil((span + 4000) / row.length))
       const trip = feed(loop, side)!
       expect(trip.rule, row).toBe('cycle')
-      expect(trip.repeatedChars, row).toBeGreaterThanOrEqual(dividerMinSpan)
-      expect(trip.at - 'The table follows.\n'.length, row).toBeLessThanOrEqual(dividerMinSpan + 2 * stride)
-      expect(feed(loop, side, { config: { dividerMinSpan: 0 } })?.rule, row).not.toBe('cycle')
+      expect(trip.repeatedChars, row).toBeGreaterThanOrEqual(span)
+      expect(trip.at - lead.length, row).toBeLessThanOrEqual(span + 2 * stride)
+      expect(feed(loop, side, { config: off })?.rule, row).not.toBe('cycle')
     }
   })
 

@@ -94,13 +94,15 @@ describe('symbol run', () => {
   })
 
   it('is switched off by a length of 0; a divider length of 0 lets dividers through', () => {
-    expect(feedFixed('. '.repeat(5000), 'text', 16, { symbolRunMinChars: 0, dividerMinSpan: 0 })).toBeUndefined()
+    expect(feedFixed('. '.repeat(5000), 'text', 16, { symbolRunMinChars: 0, dividerRunMinChars: 0 })).toBeUndefined()
     expect(feedFixed('='.repeat(5000), 'text', 16, { symbolRunMinChars: 0 })).toBeUndefined()
     expect(feedFixed('. '.repeat(5000), 'text', 16)?.rule).toBe('symbol-run')
     expect(feedFixed('='.repeat(5000), 'text', 16)?.rule).toBe('symbol-run')
     expect(feedFixed('='.repeat(5000), 'text', 16, { dividerRunMinChars: 0 })).toBeUndefined()
     expect(feedFixed('. '.repeat(5000), 'text', 16, { dividerRunMinChars: 0 })?.rule).toBe('symbol-run')
-    expect(feedFixed('! '.repeat(5000), 'tool', 16, { toolSymbolRunMinChars: 0 })).toBeUndefined()
+    // With symbol-run off, the cycle rule still cuts a rule of marks at the divider span, unless that is 0 too.
+    expect(feedFixed('! '.repeat(5000), 'tool', 16, { toolSymbolRunMinChars: 0, toolDividerRunMinChars: 0 })).toBeUndefined()
+    expect(feedFixed('! '.repeat(5000), 'tool', 16, { toolSymbolRunMinChars: 0 })?.rule).toBe('cycle')
     expect(feedFixed('='.repeat(9000), 'tool', 16, { toolDividerRunMinChars: 0 })).toBeUndefined()
   })
 })

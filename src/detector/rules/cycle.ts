@@ -25,6 +25,11 @@ const NO_TWIN = 0xffff
 const NO_POSITION = -(NO_TWIN + 1)
 /** The longest period looked for at every check (reported loops: 89–409 chars); longer ones every fourth. */
 export const LONG_PERIOD = 1024
+const NOT_DIVIDER = 0
+/** A period of marks alone with no line break: a rule drawn across one line. */
+const LINE_DIVIDER = 1
+/** Another period with fewer than two distinct letters or digits: zero rows, blank lines, a board of one mark. */
+const DIVIDER = 2
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
 const LINE_HEAD_CHARS = 256
 
@@ -41,6 +46,8 @@ export interface CycleThresholds extends DataSpans {
   readonly minPeriods: number
   /** Span of a period with fewer than two distinct letters or digits (a divider, zero rows); 0: never cut. */
   readonly dividerMinSpan: number
+  /** Span of a period of marks alone in one line (`|---`, `-=`), as symbol-run waits for a divider of one mark; 0: never cut. */
+  readonly lineDividerMinSpan: number
 }
 
 export class CycleRule {
@@ -161,9 +168,10 @@ export class CycleRule {
       const oldest = Math.max(period, length - this.mask - 1 + period)
       while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
       // A divider, a row of zeros or a blank line is written long on purpose: it waits for its own span.
-      const divider = this.isDivider(last, period)
-      if (divider && this.thresholds.dividerMinSpan === 0) return undefined
-      const dataSpan = divider ? this.thresholds.dividerMinSpan
+      const divider = this.dividerKind(last, period)
+      const dividerSpan = divider === LINE_DIVIDER ? this.thresholds.lineDividerMinSpan : this.thresholds.dividerMinSpan
+      if (divider !== NOT_DIVIDER && dividerSpan === 0) return undefined
+      const dataSpan = divider !== NOT_DIVIDER ? dividerSpan
         : dataSpanOf(this.thresholds, ring, mask, length - period, length, 0, () => this.lineOpensLikeData(length - matched, length))
       if (dataSpan > matched) {
         this.dataPeriod = period
@@ -230,14 +238,20 @@ export class CycleRule {
     return false
   }
 
-  private isDivider(last: number, period: number): boolean {
+  /**
+   * Whether the period holds fewer than two distinct letters or digits: marks alone in one line (a rule
+   * of `|---` or `-=`), or a divider of another kind (zero rows, blank lines, one letter among marks).
+   */
+  private dividerKind(last: number, period: number): number {
     let first = -1
+    let lineBreak = false
     for (let i = 0; i < period; i++) {
       const code = this.ring[(last - i) & this.mask]
+      if (code === 10 || code === 13) lineBreak = true
       if (!isWordChar(code)) continue
       if (first === -1) first = code
-      else if (code !== first) return false
+      else if (code !== first) return NOT_DIVIDER
     }
-    return true
+    return first === -1 && !lineBreak ? LINE_DIVIDER : DIVIDER
   }
 }
