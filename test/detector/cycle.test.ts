@@ -240,6 +240,18 @@ describe('cycle', () => {
     expect(code.at - code.loopStart).toBeGreaterThan((DEFAULT_CONFIG.codeMinPeriods - 1.5) * call.length)
   })
 
+  // A `|` inside a line of code is an operator, not a table's column: a real loop of one such call
+  // (`FOREGROUND_RED | FOREGROUND_GREEN | FOREGROUND_BLUE`) waited 6 K as a table row.
+  it.each(['reasoning', 'text'] as const)('counts a line of code with | operators in copies in %s, and leaves a table row to the data span', (side) => {
+    const call = '    SetConsoleTextAttribute(hConsole, FOREGROUND_RED | FOREGROUND_GREEN | FOREGROUND_BLUE);\n'
+    const trip = feed('int main() {\n' + call.repeat(60), side)!
+    expect(trip.rule).toBe('cycle')
+    expect(trip.at - trip.loopStart).toBeLessThanOrEqual(Math.max(DEFAULT_CONFIG.textCycleMinSpan, (DEFAULT_CONFIG.codeMinPeriods - 1) * call.length) + 2 * stride)
+    const row = '| GPIO 4 | input | pull-up | high |\n'
+    const table = feed('| pin | mode | pull | level |\n|---|---|---|---|\n' + row.repeat(120), side, { config: { tokenPeriodMinRepeats: 0 } })
+    expect(table === undefined || table.at - table.loopStart >= DEFAULT_CONFIG.dataMinSpan).toBe(true)
+  })
+
   // American style puts the comma inside the quotes: `"The Sopranos," "Dexter,"` is prose, not a CSV
   // row (a real AlpacaEval answer repeated such a list of titles verbatim for 5.8 K chars, uncut).
   it.each(['reasoning', 'text'] as const)('cuts a list of quoted titles said again verbatim in %s as prose, and leaves a CSV row of quoted fields to the data span', (side) => {

@@ -105,7 +105,7 @@ export const enum ValueRow {
   None = 0,
   /** Values alone: words (two letters or more) make under a quarter of it (`0 0 0`, `❌❌❌`, a matrix row). */
   Values = 1,
-  /** Copies of one row of a table or a record list (two tight separators, two `|`, a bracketed record). */
+  /** Copies of one row of a table or a record list (two tight separators, two `|` in a row that opens or closes with one, a bracketed record). */
   Record = 2,
   /** Values joined by operators (`90+82`, `C=2,M=3`, `A+1 K+1`: + * = / ^ × ÷): expressions, assignments, moves. */
   Expressions = 3,
@@ -135,8 +135,21 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   let tightSeparators = 0
   let braces = 0
   let operators = 0
+  // A table row opens or closes its line with `|` (markdown's `| a | b |`); `|` inside a line of code is an
+  // operator (`RED | GREEN | BLUE`, a shell pipe), and a real loop of such a line waited for the data span.
+  let tableEdge = false
+  let lastNonSpace = 0
+  let afterBreak = false
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
+    if (code === 10) {
+      if (lastNonSpace === 124) tableEdge = true
+      afterBreak = true
+    } else if (!isWhitespace(code)) {
+      if (afterBreak && code === 124) tableEdge = true
+      afterBreak = false
+      lastNonSpace = code
+    }
     // The stretch repeats what precedes it, so a separator at its start is read across its edge.
     if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0)) tightSeparators++
     // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
@@ -171,7 +184,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
   }
   const rows = rowLength > 0 ? Math.max(1, Math.round((to - from) / rowLength)) : 1
-  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || pipes >= 2 * rows || braces >= 2 * rows ? ValueRow.Record : ValueRow.None
+  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || braces >= 2 * rows ? ValueRow.Record : ValueRow.None
 }
 
 /** The fewest words of a line of verse (`stretchIsCode`): a list of identifiers holds one a line. */
