@@ -95,6 +95,8 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
       dataMinCoverage: config.noveltyDataMinCoverage,
       historyTokens: config.noveltyHistoryTokens,
       minPeriods: config.noveltyMinPeriods,
+      weakMinPeriods: config.noveltyWeakMinPeriods,
+      weakPeriodsMaxSpan: config.noveltyWeakPeriodsMaxSpan,
       weakHistoryShare: config.noveltyWeakHistoryShare,
       newMaterialShare: config.noveltyNewMaterialShare,
       newMaterialMinPeriod: config.noveltyNewMaterialMinPeriod,

@@ -283,6 +283,24 @@ export const DETECTOR_SETTINGS = {
     default: 3.5, min: 0, max: 64, integer: false,
     description: 'A familiar run must also last this many times the distance back to where its material was seen before (a long passage quoted a few times over is not a loop).',
   },
+  // A list whose items share one frame, a name swapped in each (ten herbs each "To dry X, hang the
+  // sprigs in a warm, dry place ...", questions for each of nine stakeholders, patent claims), holds
+  // 0.7-0.85 of its grams familiar like a loop of a frame does, and ends by itself at its eighth to tenth
+  // item: at 3.5 rounds the middle and weak levels cut 22 AlpacaEval answers, 9 of them wanted whole by
+  // reading; at 8, 6 (one such; 7 leaves 9). A loop goes on: the real loops these levels cut are cut
+  // later, one late one not before its output ends; a paraphrase pool or a decision circled within
+  // 4,800 / 5,600 chars (shapes, 48 seeds), from 2,800 / 3,700.
+  noveltyWeakMinPeriods: {
+    default: 8, min: 0, max: 64, integer: false,
+    description: 'A middle- or weak-level run must also last this many times the distance back to where its material was seen before, up to noveltyWeakPeriodsMaxSpan (a list whose items share one frame ends by itself, a loop goes on).',
+  },
+  // A list's item is a paragraph at most: rounds of a long pool (a pool of long sentences, 6 K a round)
+  // are no list, and 8 of them would outlast the output (a long-pool shape went uncut at 48 seeds). Past
+  // this span the run needs noveltyMinPeriods rounds as the other levels do; 2,048 cuts two of those lists again.
+  noveltyWeakPeriodsMaxSpan: {
+    default: 3072, min: 0, max: 262144, integer: true,
+    description: 'The longest span (chars) noveltyWeakMinPeriods asks of a middle- or weak-level run; past it, noveltyMinPeriods applies.',
+  },
   // New material ends a familiar run only when what repeats comes back from far: sections copied under
   // headers of their own (a licence bundle, a changelog's backported entries: 0.8-1.7 K apart). A
   // paraphrase pool brings new wordings too, but its material comes round within a few hundred chars

@@ -110,11 +110,28 @@ describe('novelty', () => {
     expect(late.at - onset).toBeLessThanOrEqual(DEFAULT_CONFIG.noveltyWeakHistoryShare * (onset + 1000) + latencyBound('circlingDecision', 'reasoning'))
   })
 
+  // A list whose items share one frame (real AlpacaEval answers: herbs, each "To dry X, hang the sprigs
+  // ...") is as familiar as a loop of a frame, and ends by its tenth item: the middle and weak levels wait
+  // for noveltyWeakMinPeriods rounds. The same frame going on is cut.
+  it('lets a list of ten items in one frame through, and cuts the frame written on and on', () => {
+    const herbs = ['basil', 'mint', 'rosemary', 'thyme', 'oregano', 'sage', 'parsley', 'dill', 'chives', 'tarragon', 'lavender', 'lemon balm', 'marjoram', 'bay leaves',
+      'cilantro', 'fennel', 'lovage', 'savory', 'chamomile', 'catnip', 'borage', 'sorrel', 'hyssop', 'chervil', 'yarrow', 'mugwort', 'comfrey', 'nettle', 'angelica', 'rue']
+    const how = ['hang the sprigs in a warm, dry place out of direct sunlight', 'spread the leaves on a paper towel and let them air-dry', 'tie small bundles and hang them upside down in a dark room']
+    const item = (herb: string, n: number) => `${n}. ${herb[0].toUpperCase()}${herb.slice(1)}: To dry ${herb}, you can ${how[(n * 7) % 3]}. Once the leaves are dry and crumbly, remove them from the stems and store them in an airtight container.\n`
+    const lead = 'There are many herbs you can dry for cooking or tea. Here are some, with how to dry and store each:\n\n'
+    const tail = '\nA few tips: label each jar with the date, keep the jars in a cool dark cupboard, and replace dried herbs after a year or so.\n'
+    const list = lead + herbs.slice(0, 10).map((herb, i) => item(herb, i + 1)).join('') + tail
+    expect(feed(list, 'text')).toBeUndefined()
+    expect(feed(list, 'text', { config: { noveltyWeakMinPeriods: DEFAULT_CONFIG.noveltyMinPeriods } })?.rule).toBe('novelty')
+    const loop = lead + herbs.map((herb, i) => item(herb, i + 1)).join('')
+    expect(feed(loop, 'text')?.rule).toBe('novelty')
+  })
+
   it('cuts every paraphrase pool and decision circled of 48 seeds within its bound, at every delta size', () => {
-    // The shape sweep reads seeds 1-6; the slowest cuts lie further out: with the echo level off, the
-    // weak level cuts the slowest paraphrase pool ~2,700 chars after onset and the slowest decision
-    // circled ~3,600, under their bounds of 2,800 and 3,700.
-    expect([latencyBound('paraphrasePool', 'reasoning'), latencyBound('circlingDecision', 'reasoning')]).toEqual([2800, 3700])
+    // The shape sweep reads seeds 1-6; the slowest cuts lie further out: with the echo level off and the
+    // weak level waiting for noveltyWeakMinPeriods rounds, the slowest paraphrase pool is cut ~4,450 chars
+    // after onset and the slowest decision circled ~5,250, under their bounds of 4,800 and 5,600.
+    expect([latencyBound('paraphrasePool', 'reasoning'), latencyBound('circlingDecision', 'reasoning')]).toEqual([4800, 5600])
     const seeds = Array.from({ length: 48 }, (_, i) => i + 1)
     for (const name of ['paraphrasePool', 'circlingDecision']) {
       const { rules, problems } = sweepShape(StreamDetector, undefined, name, 'reasoning', seeds)

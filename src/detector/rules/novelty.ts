@@ -32,6 +32,10 @@ export interface NoveltyThresholds {
   readonly weakHistoryShare: number
   /** A run must also last this many times the distance back to where its material was seen before. */
   readonly minPeriods: number
+  /** The same, for the middle and weak levels: a list whose items share one frame ends by itself, a loop goes on. */
+  readonly weakMinPeriods: number
+  /** The longest span `weakMinPeriods` asks for (rounds longer than a list's item are no list). */
+  readonly weakPeriodsMaxSpan: number
   /** Share of a unit's word chars in grams never seen that makes it new material; 0: never. */
   readonly newMaterialShare: number
   /** The period (chars) of the familiar material from which new material ends a familiar run. */
@@ -328,6 +332,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
       period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
     }
     const periodSpan = thresholds.minPeriods * period
+    const weakPeriodSpan = Math.max(periodSpan, Math.min(thresholds.weakMinPeriods * period, thresholds.weakPeriodsMaxSpan))
     // Material that comes back every token or two is a list of one item ("unknown, unknown"): data.
     const listLike = recurringChars > 0 && periodTokens < MIN_PROSE_PERIOD_TOKENS
     // New material between copies of a long passage makes a document of sections, not a loop (whose
@@ -344,8 +349,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     }
     const runFrom = this.newMaterialUnit > start ? this.newMaterialUnit & ringMask : from
     return this.strong.follow(strongFamiliar, this, runFrom, at, unit.end, this.spans, periodSpan, listLike)
-      ?? this.middle.follow(middleFamiliar, this, runFrom, at, unit.end, this.middleSpans, periodSpan, listLike)
-      ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, periodSpan, listLike)
+      ?? this.middle.follow(middleFamiliar, this, runFrom, at, unit.end, this.middleSpans, weakPeriodSpan, listLike)
+      ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, weakPeriodSpan, listLike)
       ?? this.data.follow(dataFamiliar, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
       ?? this.followEcho(echoShare && period <= thresholds.echoMaxPeriod, runFrom, at, unit.end, period, listLike)
   }
