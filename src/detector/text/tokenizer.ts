@@ -154,7 +154,7 @@ export class Tokenizer {
     const unescaper = this.unescaper
     this.ring = ring
     this.mask = mask
-    let { hash, inToken, start, hasWordChar, lastCode, spaced, beforeSeparator } = this
+    let { hash, inToken, start, hasWordChar, lastCode, spaced, beforeSeparator, quoteAfterComma } = this
     // The masked form in locals (the hot path); written back before a token is emitted.
     let { caseHash, masked, runHash, runLength, runHasDigit, letters } = this
     for (let position = from; position < to; position++) {
@@ -208,12 +208,12 @@ export class Tokenizer {
       if (inToken) {
         // A quote after a comma separates values only if the token goes on (`"a","b"`); a quote that
         // ends the token closes a quotation (`"Dexter," "Lost"`).
-        if (this.quoteAfterComma) {
-          this.quoteAfterComma = false
+        if (quoteAfterComma) {
+          quoteAfterComma = false
           this.tightSeparators++
         }
         if ((lastCode === COMMA || lastCode === COLON) && isTightSeparator(beforeSeparator, lastCode, code, 0)) {
-          if (lastCode === COMMA && isClosingQuote(code)) this.quoteAfterComma = true
+          if (lastCode === COMMA && isClosingQuote(code)) quoteAfterComma = true
           else this.tightSeparators++
         }
       } else {
@@ -229,7 +229,7 @@ export class Tokenizer {
         this.pendingGroup = false
         this.codeMarks = 0
         this.tightSeparators = 0
-        this.quoteAfterComma = false
+        quoteAfterComma = false
       }
       const lower = lowerAscii(code)
       hash = Math.imul(hash ^ lower, FNV_PRIME)
@@ -261,6 +261,7 @@ export class Tokenizer {
     this.lastCode = lastCode
     this.spaced = spaced
     this.beforeSeparator = beforeSeparator
+    this.quoteAfterComma = quoteAfterComma
     this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
     return undefined
   }
