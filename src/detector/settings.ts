@@ -103,8 +103,9 @@ export const DETECTOR_SETTINGS = {
   },
   // A divider of several marks, a row of zeros or blank lines repeated verbatim is written long on
   // purpose (a correct 50 × 50 board of zeros spans 9.5 K in the real-output corpus, a 40 × 40 zero
-  // matrix 6.6 K), and a loop of them ran unbounded before this span: 17 real loops of `|---|`, `**_` or
-  // zero rows, up to 16 K. 32,768 is the novelty data span, the longest stretch of data any rule allows.
+  // matrix 6.6 K), and a loop of them ran unbounded before this span: 17 real loops of zero rows and
+  // boards (real-output corpus), AlpacaEval's of `|---|` up to 16 K. 32,768 is the novelty data span, the
+  // longest stretch of data any rule allows (the 6,144 data span cut the board and the matrix).
   dividerMinSpan: {
     default: 32768, min: 0, max: 1048576, integer: true,
     description: 'Length (chars) an exact repetition (cycle) must span when its period holds fewer than two distinct letters or digits (a divider of several marks, a row of zeros, blank lines), on every side; 0: never cut.',
