@@ -10,6 +10,20 @@ export function endsLikeCode(code: number): boolean {
     || code === 44 || code === 61 || code === 62 || code === 124 || code === 92
 }
 
+const FULLWIDTH_COMMA = 0xff0c
+const FULLWIDTH_SEMICOLON = 0xff1b
+const IDEOGRAPHIC_COMMA = 0x3001
+
+/**
+ * A line ending with a CJK comma or semicolon continues on the next line, as one ending with `,` or
+ * `;` does (`endsLikeCode`): a verse or a list item, not a sentence. Without it a Chinese cumulative
+ * song (each verse restating the ones before) was prose and cut by novelty where the English one,
+ * its lines ending with `,`, was not (test/detector/field-shapes.test.ts).
+ */
+export function continuesLikeVerse(code: number): boolean {
+  return code === FULLWIDTH_COMMA || code === FULLWIDTH_SEMICOLON || code === IDEOGRAPHIC_COMMA
+}
+
 /** A line opening with this char is code, data or a log line: not a letter or digit, a quote, or a list marker. */
 export function opensLikeData(code: number): boolean {
   if (isWordChar(code)) return false
@@ -49,6 +63,11 @@ export function isTightSeparator(before: number, separator: number, after: numbe
     : separator === COLON && before === QUOTE && after === QUOTE
 }
 
+/** Whether the char at offset `i` of `ring` follows a data separator (`isTightSeparator`); past `to` nothing is read yet. */
+function tightSeparatorAt(ring: Uint16Array, mask: number, i: number, to: number): boolean {
+  return isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], ring[i & mask], i + 1 < to ? ring[(i + 1) & mask] : 0)
+}
+
 /** A quote a quotation may close with (straight or curly, double or single). */
 export function isClosingQuote(code: number): boolean {
   return code === QUOTE || code === APOSTROPHE || code === 0x201d || code === 0x2019
@@ -72,7 +91,7 @@ export function stretchLooksLikeData(ring: Uint16Array, mask: number, from: numb
   let tightSeparators = 0
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
-    if (i >= from + 2 && isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0) && ++tightSeparators >= MIN_TIGHT_SEPARATORS) return true
+    if (i >= from + 2 && tightSeparatorAt(ring, mask, i, to) && ++tightSeparators >= MIN_TIGHT_SEPARATORS) return true
     // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
     const escapedBreak = code === 92 && i + 1 < to && ring[(i + 1) & mask] === 110
     if (code === 10 || code === 13 || escapedBreak) {
@@ -151,7 +170,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
       lastNonSpace = code
     }
     // The stretch repeats what precedes it, so a separator at its start is read across its edge.
-    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0)) tightSeparators++
+    if (tightSeparatorAt(ring, mask, i, to)) tightSeparators++
     // In tool arguments a line break arrives JSON-escaped, as the two chars \n.
     if (code === 10 || (code === 92 && i + 1 < to && ring[(i + 1) & mask] === 110)) {
       if (firstBreak === -1) firstBreak = i
@@ -213,7 +232,7 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
     if ((code === 60 && isTemplateBar(ring[(i + 1) & mask])) || (code === 62 && isTemplateBar(ring[(i - 1) & mask]))) return false
-    if (isTightSeparator(ring[(i - 2) & mask], ring[(i - 1) & mask], code, i + 1 < to ? ring[(i + 1) & mask] : 0)) tightSeparators++
+    if (tightSeparatorAt(ring, mask, i, to)) tightSeparators++
     if (code === 10) {
       lines++
       // A line of three words or more alone that ends with a comma is a line of verse, not code: a

@@ -4,7 +4,7 @@
 // with no sentence end is cut every `MAX_UNIT_CHARS` chars. What a unit carries: docs/detector.md#units.
 
 import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isUpperAscii, isWordChar } from './char-classes.ts'
-import { MIN_TIGHT_SEPARATORS, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
+import { MIN_TIGHT_SEPARATORS, continuesLikeVerse, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
@@ -72,19 +72,6 @@ const GREATER_THAN = 62
 const MIN_CHARS_FOR_LETTER_SHARE = 8
 const BACKTICK = 96
 const TILDE = 126
-const FULLWIDTH_COMMA = 0xff0c
-const FULLWIDTH_SEMICOLON = 0xff1b
-const IDEOGRAPHIC_COMMA = 0x3001
-
-/**
- * A line ending with a CJK comma or semicolon continues on the next line, as one ending with `,` or
- * `;` does (`endsLikeCode`): a verse or a list item, not a sentence. Without it a Chinese cumulative
- * song (each verse restating the ones before) was prose and cut by novelty where the English one,
- * its lines ending with `,`, was not (test/detector/field-shapes.test.ts).
- */
-function continuesLikeVerse(code: number): boolean {
-  return code === FULLWIDTH_COMMA || code === FULLWIDTH_SEMICOLON || code === IDEOGRAPHIC_COMMA
-}
 
 /** Hashes of the words that open a log line or a stack frame. */
 function wordHash(word: string): number {
