@@ -8,7 +8,8 @@
 #      loop-breaker row must stay active with the previous config (the probe sees the loader hand the row
 #      the bad config, and the row keep running on the good one), and the server's stderr must carry the
 #      plugin's one line saying so;
-#   3. twenty saves in a row, each a different mistake (a wrong value, a mistyped key, ... in turn), written
+#   3. twenty saves in a row, each a different mistake (a wrong value, a mistyped key, ... in turn) made once
+#      the line of the one before is out, written
 #      in place as many editors save (the file truncated, then written; every other one with a 20 ms pause
 #      between, as a slower disk or a larger file gives): each gives exactly its one line, none is lost
 #      and none is said twice; then a save that breaks the YAML (`[]` left above the rows): one line naming
@@ -212,6 +213,10 @@ for i in $(seq 1 20); do
   esac
   save_in_place $(((i % 2) * 20)) "$(patch_text "$line")"
   expect_nth_said $((before + i)) "$said"
+  # The watcher drops a change that comes within 50 ms of the last one it passed on (chokidar's throttle
+  # has no trailing event), and the line above can follow that change by a few ms: a save that soon after
+  # is never read by dsh, whatever a plugin does (docs/config.md#on-a-live-edit). A person saves later.
+  sleep 0.1
 done
 sleep 2 # a line said twice, or late, would show by now
 [ "$(said_count)" = $((before + 20)) ] || fail "20 saves with a mistake gave $(($(said_count) - before)) lines"
