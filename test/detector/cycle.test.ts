@@ -134,6 +134,29 @@ describe('cycle', () => {
     expect(trip!.at).toBeLessThanOrEqual(trip!.loopStart + span + 2 * stride)
   })
 
+  // Brackets make a record only when they open one. LaTeX's braces are arguments (a real loop of
+  // `= \sqrt{2 + \sqrt{3}}` waited for the data span); a JSON object said again line after line with no
+  // comma is no list of records (an agent's action restated), while `{...},` line after line is.
+  it.each([
+    [' = \\sqrt{2 + \\sqrt{3}}'],
+    ['\\boxed{42}'],
+    ['So the answer is \\(\\boxed{\\frac{3}{4}}\\).\n'],
+    ['\\[ f(x) = \\frac{x^{2} + 1}{x - 1} \\]\n'],
+    ['{"action": "search", "query": "retry budget"}\n'],
+  ] as const)('cuts LaTeX or a bare JSON object (%j) said again within max(1,000, 3 periods)', (unit) => {
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
+    for (const side of ['reasoning', 'text'] as const) {
+      const trip = feed(unit.repeat(Math.ceil(4000 / unit.length)), side, { config: only })!
+      expect(trip.rule).toBe('cycle')
+      expect(trip.at - trip.loopStart).toBeLessThanOrEqual(Math.max(1000, 3 * unit.length))
+    }
+  })
+  it('still follows equal JSON records of a list, each with its comma, until dataMinSpan', () => {
+    const row = '{"enabled": false, "weight": 0, "label": null},\n'
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
+    expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), 'text', { config: only })).toBeUndefined()
+  })
+
   // Values joined by operators are written again by a loop, not by a board: a countdown's expression,
   // a cryptarithm's assignment, a move string (real loops of the real-output corpus).
   it.each([

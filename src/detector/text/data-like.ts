@@ -152,7 +152,8 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   let nonSpace = 0
   let pipes = 0
   let tightSeparators = 0
-  let braces = 0
+  let recordOpeners = 0
+  let closers = 0
   let operators = 0
   // A table row opens or closes its line with `|` (markdown's `| a | b |`); `|` inside a line of code is an
   // operator (`RED | GREEN | BLUE`, a shell pipe), and a real loop of such a line waited for the data span.
@@ -179,7 +180,8 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     if (!isWhitespace(code)) nonSpace++
     if (code === 124) pipes++
     if (code === 43 || code === 42 || code === 61 || code === 47 || code === 94 || code === 0xd7 || code === 0xf7) operators++
-    if (code === 123 || code === 125 || code === 91 || code === 93) braces++
+    if ((code === 123 || code === 91) && opensRecord(ring[(i - 1) & mask])) recordOpeners++
+    else if (code === 125 || code === 93) closers++
     if (isDigit(code)) digits++
     if (isLetter(code)) {
       letters++
@@ -203,7 +205,27 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
   }
   const rows = rowLength > 0 ? Math.max(1, Math.round((to - from) / rowLength)) : 1
-  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || braces >= 2 * rows ? ValueRow.Record : ValueRow.None
+  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || (recordOpeners >= rows && closers >= rows && (firstBreak === -1 || repeatsOneListItem(ring, mask, rowLength > 0 ? to - rowLength : from, to))) ? ValueRow.Record : ValueRow.None
+}
+
+/**
+ * Whether a `{` or `[` after this char opens a record or a list (after a space, a line break, `:`, `,`,
+ * `(`, `=`), not an argument or an index: after a letter or a digit (`\frac{`, `\sqrt{`, `a[0]`), a
+ * closing brace (`\frac{1}{2}`), `^`, `_` or `\` (`x^{2}`, `a_{n}`, `\[`). LaTeX read as a bracketed
+ * record waited for the data span: a real loop of `= \sqrt{2 + \sqrt{3}}` (arena-hard-auto, GPT-3.5) was
+ * cut 6,100 chars after its onset, and `\boxed{42}` said again 600 times was not cut at all.
+ */
+function opensRecord(before: number): boolean {
+  return !(isWordChar(before) || before === 125 || before === 93 || before === 94 || before === 95 || before === 92)
+}
+
+/**
+ * A line ending with `\]`, `\)` or `\\` closes LaTeX math (a display, an inline formula, a row of an
+ * aligned derivation): what a model writes in its reasoning and answers, not code, whose repetition
+ * waited for codeMinPeriods copies.
+ */
+function closesMath(before: number, last: number): boolean {
+  return before === 92 && (last === 93 || last === 41 || last === 92)
 }
 
 /** The fewest words of a line of verse (`stretchIsCode`): a list of identifiers holds one a line. */
@@ -224,6 +246,7 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   let codeLines = 0
   let tightSeparators = 0
   let lastNonSpace = 0
+  let beforeLastNonSpace = 0
   // The line so far: its words, whether it is words alone (letters, spaces and a prose mark) and indented.
   let words = 0
   let inWord = false
@@ -238,13 +261,15 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
       // A line of three words or more alone that ends with a comma is a line of verse, not code: a
       // poem restated verbatim waited for codeMinPeriods copies (two real AlpacaEval loops, cut late).
       const verse = lastNonSpace === COMMA && wordsAlone && words >= MIN_VERSE_WORDS && !indented
-      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse) codeLines++
+      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse && !closesMath(beforeLastNonSpace, lastNonSpace)) codeLines++
       lastNonSpace = 0
+      beforeLastNonSpace = 0
       words = 0
       inWord = false
       wordsAlone = true
       indented = i + 1 < to && isWhitespace(ring[(i + 1) & mask])
     } else if (!isWhitespace(code)) {
+      beforeLastNonSpace = lastNonSpace
       lastNonSpace = code
       if (isLetter(code)) {
         if (!inWord) words++
