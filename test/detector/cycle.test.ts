@@ -143,6 +143,8 @@ describe('cycle', () => {
     ['So the answer is \\(\\boxed{\\frac{3}{4}}\\).\n'],
     ['\\[ f(x) = \\frac{x^{2} + 1}{x - 1} \\]\n'],
     ['{"action": "search", "query": "retry budget"}\n'],
+    ["{'role': 'assistant', 'content': 'OK'}\n"],
+    ['- [Documentation](https://example.com/docs)\n'],
   ] as const)('cuts LaTeX or a bare JSON object (%j) said again within max(1,000, 3 periods)', (unit) => {
     const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
     for (const side of ['reasoning', 'text'] as const) {
@@ -151,10 +153,14 @@ describe('cycle', () => {
       expect(trip.at - trip.loopStart).toBeLessThanOrEqual(Math.max(1000, 3 * unit.length))
     }
   })
-  it('still follows equal JSON records of a list, each with its comma, until dataMinSpan', () => {
-    const row = '{"enabled": false, "weight": 0, "label": null},\n'
-    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
-    expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), 'text', { config: only })).toBeUndefined()
+  // token-period hands over blocks of two records and more, read copy by copy.
+  it.each([
+    ['{"enabled": false, "weight": 0, "label": null},\n'],
+    ['  {"name": "Bob", "age": 30},\n'],
+  ] as const)('still follows equal JSON records of a list (%j), each with its comma, until dataMinSpan', (row) => {
+    for (const side of ['reasoning', 'text'] as const) {
+      expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), side)).toBeUndefined()
+    }
   })
 
   // Values joined by operators are written again by a loop, not by a board: a countdown's expression,

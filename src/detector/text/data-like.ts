@@ -205,7 +205,20 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
   }
   const rows = rowLength > 0 ? Math.max(1, Math.round((to - from) / rowLength)) : 1
-  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || (recordOpeners >= rows && closers >= rows && (firstBreak === -1 || repeatsOneListItem(ring, mask, rowLength > 0 ? to - rowLength : from, to))) ? ValueRow.Record : ValueRow.None
+  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || (recordOpeners >= rows && closers >= rows && (firstBreak === -1 || repeatsOneListItem(ring, mask, to - (rowLength > 0 ? rowLength : shortestPeriod(ring, mask, from, to)), to))) ? ValueRow.Record : ValueRow.None
+}
+
+/**
+ * The shortest period of the text at [from, to): token-period hands over a block of several copies
+ * (two records and the line break between them), which is one list item only when read copy by copy.
+ */
+function shortestPeriod(ring: Uint16Array, mask: number, from: number, to: number): number {
+  for (let period = 1; period < to - from; period++) {
+    let i = from
+    while (i + period < to && ring[i & mask] === ring[(i + period) & mask]) i++
+    if (i + period >= to) return period
+  }
+  return to - from
 }
 
 /**
