@@ -144,6 +144,7 @@ describe('cycle', () => {
     ['\\[ f(x) = \\frac{x^{2} + 1}{x - 1} \\]\n'],
     ['{"action": "search", "query": "retry budget"}\n'],
     ["{'role': 'assistant', 'content': 'OK'}\n"],
+    ['<tool_call>{"name": "read_file", "arguments": {"path": "src/index.ts"}}</tool_call>'],
     ['- [Documentation](https://example.com/docs)\n'],
   ] as const)('cuts LaTeX or a bare JSON object (%j) said again within max(1,000, 3 periods)', (unit) => {
     const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }

@@ -2,7 +2,7 @@
 // docs/detector.md#confidence: the unit rules (units.ts) and the exact rules (cycle.ts, token-period.ts)
 // ask such text for more evidence. List markers and quotes open prose, so they are no symbols here.
 
-import { isDigit, isLetter, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
+import { isAsciiLetter, isDigit, isLetter, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
 
 /** A line of code or data ends in one of ; { } ( ) [ ] , = > | \ (prose ends in a letter or . ! ? : 。). */
 export function endsLikeCode(code: number): boolean {
@@ -154,6 +154,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   let tightSeparators = 0
   let recordOpeners = 0
   let closers = 0
+  let tags = 0
   let operators = 0
   // A table row opens or closes its line with `|` (markdown's `| a | b |`); `|` inside a line of code is an
   // operator (`RED | GREEN | BLUE`, a shell pipe), and a real loop of such a line waited for the data span.
@@ -182,6 +183,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     if (code === 43 || code === 42 || code === 61 || code === 47 || code === 94 || code === 0xd7 || code === 0xf7) operators++
     if ((code === 123 || code === 91) && opensRecord(ring[(i - 1) & mask])) recordOpeners++
     else if (code === 125 || code === 93) closers++
+    else if (code === 60 && opensTag(ring[(i + 1) & mask])) tags++
     if (isDigit(code)) digits++
     if (isLetter(code)) {
       letters++
@@ -205,7 +207,12 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
   }
   const rows = rowLength > 0 ? Math.max(1, Math.round((to - from) / rowLength)) : 1
-  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || (recordOpeners >= rows && closers >= rows && (firstBreak === -1 || repeatsOneListItem(ring, mask, to - (rowLength > 0 ? rowLength : shortestPeriod(ring, mask, from, to)), to))) ? ValueRow.Record : ValueRow.None
+  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || (recordOpeners >= rows && closers >= rows && (firstBreak === -1 ? tags === 0 : repeatsOneListItem(ring, mask, to - (rowLength > 0 ? rowLength : shortestPeriod(ring, mask, from, to)), to))) ? ValueRow.Record : ValueRow.None
+}
+
+/** A `<` before this char opens a tag (`<tool_call>`, `</answer>`): markup, which a list of records never holds. */
+function opensTag(next: number): boolean {
+  return next === 47 || isAsciiLetter(next)
 }
 
 /**
