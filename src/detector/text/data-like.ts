@@ -183,7 +183,8 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     if (code === 43 || code === 42 || code === 61 || code === 47 || code === 94 || code === 0xd7 || code === 0xf7) operators++
     if ((code === 123 || code === 91) && opensRecord(ring[(i - 1) & mask])) recordOpeners++
     else if (code === 125 || code === 93) closers++
-    else if (code === 60 && opensTag(ring[(i + 1) & mask])) tags++
+    // The stretch repeats back to back: the char after its last is its first.
+    else if (code === 60 && opensTag(ring[(i + 1 < to ? i + 1 : from) & mask])) tags++
     if (isDigit(code)) digits++
     if (isLetter(code)) {
       letters++
@@ -207,7 +208,12 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
     for (let i = from; i + rowLength < to; i++) if (ring[i & mask] !== ring[(i + rowLength) & mask]) return ValueRow.None
   }
   const rows = rowLength > 0 ? Math.max(1, Math.round((to - from) / rowLength)) : 1
-  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || (recordOpeners >= rows && closers >= rows && (firstBreak === -1 ? tags === 0 : repeatsOneListItem(ring, mask, to - (rowLength > 0 ? rowLength : shortestPeriod(ring, mask, from, to)), to))) ? ValueRow.Record : ValueRow.None
+  // Brackets make a record when a row opens and closes one, and then only as a list's item when the
+  // row spans a line break (a JSON object said again line after line with no comma is no list), or with
+  // no tag when it does not (`<tool_call>{...}</tool_call>` said again is markup).
+  const bracketed = recordOpeners >= rows && closers >= rows && (firstBreak === -1 ? tags === 0
+    : repeatsOneListItem(ring, mask, to - (rowLength > 0 ? rowLength : shortestPeriod(ring, mask, from, to)), to))
+  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || bracketed ? ValueRow.Record : ValueRow.None
 }
 
 /** A `<` before this char opens a tag (`<tool_call>`, `</answer>`): markup, which a list of records never holds. */
