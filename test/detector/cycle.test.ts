@@ -154,6 +154,25 @@ describe('cycle', () => {
       expect(trip.at - trip.loopStart).toBeLessThanOrEqual(Math.max(1000, 3 * unit.length))
     }
   })
+  // A sentence is prose whatever commas or parentheses it holds: squares named `(2,A)` are no CSV row,
+  // an aside closing a list item is no call (real text said again, which waited for the data span or
+  // for codeMinPeriods copies); a CSV row of multi-word values stays a row.
+  it.each([
+    ["Given the tight constraints, a white knight could move from (2,A) to (3,C), but (3,C) is occupied by a black knight; from (2,A) to (4,B) works only on a larger board.\n"],
+    ['- DeWalt DWE7491RS 10-Inch Job Site Table Saw: portable and versatile, with a powerful motor and a large rip capacity for long boards. (Amazon rating: 4.8 stars out of 5)\n- Bosch 4100-09 10-Inch Worksite Table Saw: designed for precision and ease of use, with a modular blade guard system for safety. (Amazon rating: 4.6 stars out of 5)\n\n'],
+  ] as const)('cuts a sentence said again (%j) within max(1,000, 3 periods), commas and parentheses aside', (unit) => {
+    for (const side of ['reasoning', 'text'] as const) {
+      const trip = feed(unit.repeat(Math.ceil(6000 / unit.length)), side)!
+      expect(trip.at - trip.loopStart).toBeLessThanOrEqual(Math.max(1000, 3 * unit.length))
+    }
+  })
+  it('still follows a CSV row of multi-word values until dataMinSpan', () => {
+    const row = 'New York City,New York,United States,8336817,0\n'
+    for (const side of ['reasoning', 'text'] as const) {
+      expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), side)).toBeUndefined()
+    }
+  })
+
   // token-period hands over blocks of two records and more, read copy by copy.
   it.each([
     ['{"enabled": false, "weight": 0, "label": null},\n'],

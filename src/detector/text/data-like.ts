@@ -77,6 +77,18 @@ export function isClosingQuote(code: number): boolean {
 export const MIN_TIGHT_SEPARATORS = 2
 
 /**
+ * Spaces a stretch may hold per data separator and still be data: a CSV row's values hold a word or
+ * two (`New York City,New York,United States`), a sentence one space a word. A paragraph naming
+ * squares as `(2,A)` and `(3,C)` read as a CSV row and waited for the data span when said again.
+ */
+const MAX_SPACES_PER_SEPARATOR = 3
+
+/** Whether `separators` data separators make a stretch holding `spaces` spaces data (two or more, and not a sentence's worth of spaces). */
+function separatedLikeData(separators: number, spaces: number, rows: number): boolean {
+  return separators >= MIN_TIGHT_SEPARATORS * rows && spaces <= MAX_SPACES_PER_SEPARATOR * separators
+}
+
+/**
  * Whether the text at offsets [from, to) of `ring` (offset i at `i & mask`) looks like data: a line
  * in it opens or ends like data, it is an ASCII blob without a space, or fewer than half of its
  * non-space characters are letters.
@@ -152,6 +164,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   let nonSpace = 0
   let pipes = 0
   let tightSeparators = 0
+  let spaces = 0
   let recordOpeners = 0
   let closers = 0
   let tags = 0
@@ -179,6 +192,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
       else if (rowLength === 0) rowLength = i - firstBreak
     }
     if (!isWhitespace(code)) nonSpace++
+    else if (code !== 10 && code !== 13) spaces++
     if (code === 124) pipes++
     if (code === 43 || code === 42 || code === 61 || code === 47 || code === 94 || code === 0xd7 || code === 0xf7) operators++
     if ((code === 123 || code === 91) && opensRecord(ring[(i - 1) & mask])) recordOpeners++
@@ -213,7 +227,7 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   // no tag when it does not (`<tool_call>{...}</tool_call>` said again is markup).
   const bracketed = recordOpeners >= rows && closers >= rows && (firstBreak === -1 ? tags === 0
     : repeatsOneListItem(ring, mask, to - (rowLength > 0 ? rowLength : shortestPeriod(ring, mask, from, to)), to))
-  return tightSeparators >= MIN_TIGHT_SEPARATORS * rows || (tableEdge && pipes >= 2 * rows) || bracketed ? ValueRow.Record : ValueRow.None
+  return separatedLikeData(tightSeparators, spaces, rows) || (tableEdge && pipes >= 2 * rows) || bracketed ? ValueRow.Record : ValueRow.None
 }
 
 /** A `<` before this char opens a tag (`<tool_call>`, `</answer>`): markup, which a list of records never holds. */
@@ -257,6 +271,9 @@ function closesMath(before: number, last: number): boolean {
 /** The fewest words of a line of verse (`stretchIsCode`): a list of identifiers holds one a line. */
 const MIN_VERSE_WORDS = 3
 
+/** The fewest words of a line that is a sentence whatever it ends with: a line of code holds a dozen at most, its strings included. */
+const MIN_SENTENCE_WORDS = 16
+
 /** Marks a line of words alone may hold: the apostrophe and hyphen of a word, a comma, a stop, `!`, `?`, `;`. */
 function isProseMark(code: number): boolean {
   return code === APOSTROPHE || code === 45 || code === COMMA || code === 46 || code === 33 || code === 63 || code === 59 || code === 0x2019
@@ -271,6 +288,7 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   let lines = 0
   let codeLines = 0
   let tightSeparators = 0
+  let spaces = 0
   let lastNonSpace = 0
   let beforeLastNonSpace = 0
   // The line so far: its words, whether it is words alone (letters, spaces and a prose mark) and indented.
@@ -287,7 +305,10 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
       // A line of three words or more alone that ends with a comma is a line of verse, not code: a
       // poem restated verbatim waited for codeMinPeriods copies (two real AlpacaEval loops, cut late).
       const verse = lastNonSpace === COMMA && wordsAlone && words >= MIN_VERSE_WORDS && !indented
-      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse && !closesMath(beforeLastNonSpace, lastNonSpace)) codeLines++
+      // A line of many words closing a parenthesis is a sentence's aside (`(Amazon rating: 4.8 stars out
+      // of 5)`), not a call: a real product list said again waited for codeMinPeriods copies.
+      const aside = lastNonSpace === 41 && words >= MIN_SENTENCE_WORDS
+      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse && !aside && !closesMath(beforeLastNonSpace, lastNonSpace)) codeLines++
       lastNonSpace = 0
       beforeLastNonSpace = 0
       words = 0
@@ -304,9 +325,12 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
         inWord = false
         if (!isProseMark(code)) wordsAlone = false
       }
-    } else inWord = false
+    } else {
+      inWord = false
+      if (code !== 13) spaces++
+    }
   }
-  if (tightSeparators >= MIN_TIGHT_SEPARATORS) return true
+  if (separatedLikeData(tightSeparators, spaces, 1)) return true
   return lines > 0 && codeLines * 2 >= lines
 }
 
