@@ -145,6 +145,7 @@ describe('cycle', () => {
     ['{"action": "search", "query": "retry budget"}\n'],
     ["{'role': 'assistant', 'content': 'OK'}\n"],
     ['<tool_call>{"name": "read_file", "arguments": {"path": "src/index.ts"}}</tool_call>'],
+    ['{"0": 1, "1": 2, "2": 2, "3": 1, "4": 1, "5": 1, "6": 2, "7": 1, "8": 2, "9": 3, "10": 1, "11": 2, "12": 1, "13": 1, "14": 1, "15": 2}\n\n<answer>{"0": 1, "1": 2, "2": 2, "3": 1, "4": 1, "5": 1, "6": 2, "7": 1, "8": 2, "9": 3, "10": 1, "11": 2, "12": 1, "13": 1, "14": 1, "15": 2}</answer>\n'],
     ['- [Documentation](https://example.com/docs)\n'],
   ] as const)('cuts LaTeX or a bare JSON object (%j) said again within max(1,000, 3 periods)', (unit) => {
     const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }

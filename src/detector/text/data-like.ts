@@ -213,8 +213,9 @@ export function valueRowKind(ring: Uint16Array, mask: number, from: number, to: 
   }
   // Values alone: a word now and then (an SVG path's `zm`, a unit) among mostly numbers and marks. A
   // board or a matrix joins its values by spaces, commas and brackets; an operator makes them an
-  // expression, an assignment or a move, which real answers do not write again past the cycle span.
-  if (wordLetters * 4 < nonSpace) {
+  // expression, an assignment or a move, which real answers do not write again past the cycle span. A
+  // tag is markup no board holds: values in `<answer>` tags said again are an answer block restated.
+  if (wordLetters * 4 < nonSpace && tags === 0) {
     return operators > 0 ? ValueRow.Expressions : firstBreak === -1 && letters > digits ? ValueRow.Sequence : ValueRow.Values
   }
   // Several lines: copies of one row only (the stretch repeats with the distance between its breaks).
