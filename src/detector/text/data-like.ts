@@ -275,6 +275,22 @@ const MIN_VERSE_WORDS = 3
 /** The fewest words of a line that is a sentence whatever it ends with: a line of code holds a dozen at most, its strings included. */
 const MIN_SENTENCE_WORDS = 16
 
+/**
+ * The fewest words of a list item (`* `, `- `, `• `, `1. `) that closes a parenthesis as an aside:
+ * `* Pictures of different types of friends (best friend, classmate, coworker, etc.)` in a lesson
+ * plan said again waited for codeMinPeriods copies.
+ */
+const MIN_LIST_ITEM_WORDS = 6
+
+/** Whether the line whose first non-space char is at offset `i` opens with a list marker and a space. */
+function opensListItem(ring: Uint16Array, mask: number, i: number, to: number): boolean {
+  const code = ring[i & mask]
+  if (code === 42 || code === 45 || code === 0x2022) return i + 1 < to && ring[(i + 1) & mask] === 32
+  let end = i
+  while (end < to && isDigit(ring[end & mask])) end++
+  return end > i && end + 1 < to && (ring[end & mask] === 46 || ring[end & mask] === 41) && ring[(end + 1) & mask] === 32
+}
+
 /** Marks a line of words alone may hold: the apostrophe and hyphen of a word, a comma, a stop, `!`, `?`, `;`. */
 function isProseMark(code: number): boolean {
   return code === APOSTROPHE || code === 45 || code === COMMA || code === 46 || code === 33 || code === 63 || code === 59 || code === 0x2019
@@ -297,6 +313,8 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   let inWord = false
   let wordsAlone = true
   let indented = isWhitespace(ring[from & mask])
+  let lineOpened = false
+  let listItem = false
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
     if ((code === 60 && isTemplateBar(ring[(i + 1) & mask])) || (code === 62 && isTemplateBar(ring[(i - 1) & mask]))) return false
@@ -308,15 +326,21 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
       const verse = lastNonSpace === COMMA && wordsAlone && words >= MIN_VERSE_WORDS && !indented
       // A line of many words closing a parenthesis is a sentence's aside (`(Amazon rating: 4.8 stars out
       // of 5)`), not a call: a real product list said again waited for codeMinPeriods copies.
-      const aside = lastNonSpace === 41 && words >= MIN_SENTENCE_WORDS
+      const aside = lastNonSpace === 41 && words >= (listItem ? MIN_LIST_ITEM_WORDS : MIN_SENTENCE_WORDS)
       if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse && !aside && !closesMath(beforeLastNonSpace, lastNonSpace)) codeLines++
       lastNonSpace = 0
       beforeLastNonSpace = 0
       words = 0
       inWord = false
       wordsAlone = true
+      lineOpened = false
+      listItem = false
       indented = i + 1 < to && isWhitespace(ring[(i + 1) & mask])
     } else if (!isWhitespace(code)) {
+      if (!lineOpened) {
+        lineOpened = true
+        listItem = opensListItem(ring, mask, i, to)
+      }
       beforeLastNonSpace = lastNonSpace
       lastNonSpace = code
       if (isLetter(code)) {
