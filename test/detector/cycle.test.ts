@@ -157,7 +157,7 @@ describe('cycle', () => {
   })
   // A sentence is prose whatever commas or parentheses it holds: squares named `(2,A)` are no CSV row,
   // an aside closing a list item is no call (real text said again, which waited for the data span or
-  // for codeMinPeriods copies); a CSV row of multi-word values stays a row.
+  // for codeMinPeriods copies); a CSV row of multi-word values stays a row (below).
   it.each([
     ["Given the tight constraints, a white knight could move from (2,A) to (3,C), but (3,C) is occupied by a black knight; from (2,A) to (4,B) works only on a larger board.\n"],
     ['* Flashcards with vocabulary words (friend, best friend, close friend, classmate, neighbor, etc.)\n* Pictures of different types of friends (best friend, classmate, coworker, etc.)\n* Short sentences or dialogues showing how to greet a friend (written on the board)\n'],
@@ -168,18 +168,14 @@ describe('cycle', () => {
       expect(trip.at - trip.loopStart).toBeLessThanOrEqual(Math.max(1000, 3 * unit.length))
     }
   })
-  it('still follows a CSV row of multi-word values until dataMinSpan', () => {
-    const row = 'New York City,New York,United States,8336817,0\n'
-    for (const side of ['reasoning', 'text'] as const) {
-      expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), side)).toBeUndefined()
-    }
-  })
 
-  // token-period hands over blocks of two records and more, read copy by copy.
+  // Rows a model writes on purpose: a CSV row of multi-word values, equal JSON records of a list, each
+  // with its comma (token-period hands over blocks of two records and more, read copy by copy).
   it.each([
+    ['New York City,New York,United States,8336817,0\n'],
     ['{"enabled": false, "weight": 0, "label": null},\n'],
     ['  {"name": "Bob", "age": 30},\n'],
-  ] as const)('still follows equal JSON records of a list (%j), each with its comma, until dataMinSpan', (row) => {
+  ] as const)('still follows a CSV row or an equal JSON record of a list (%j) until dataMinSpan', (row) => {
     for (const side of ['reasoning', 'text'] as const) {
       expect(feed(row.repeat(Math.floor(DEFAULT_CONFIG.dataMinSpan / row.length) - 2), side)).toBeUndefined()
     }

@@ -313,7 +313,7 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
   let inWord = false
   let wordsAlone = true
   let indented = isWhitespace(ring[from & mask])
-  let lineOpened = false
+  // Whether the line opens with a list marker, read at its first non-space char (`lastNonSpace` still 0).
   let listItem = false
   for (let i = from; i < to; i++) {
     const code = ring[i & mask]
@@ -333,14 +333,10 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
       words = 0
       inWord = false
       wordsAlone = true
-      lineOpened = false
       listItem = false
       indented = i + 1 < to && isWhitespace(ring[(i + 1) & mask])
     } else if (!isWhitespace(code)) {
-      if (!lineOpened) {
-        lineOpened = true
-        listItem = opensListItem(ring, mask, i, to)
-      }
+      if (lastNonSpace === 0) listItem = opensListItem(ring, mask, i, to)
       beforeLastNonSpace = lastNonSpace
       lastNonSpace = code
       if (isLetter(code)) {
