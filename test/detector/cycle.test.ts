@@ -105,6 +105,16 @@ describe('cycle', () => {
     }
   })
 
+  // `</s>` is the end-of-sequence token of Llama and Mistral models: a real Mistral-Nemo answer wrote
+  // it 270 times after its answer, and as a period of one letter among marks it waited for the divider span.
+  it.each(['</s>', '</s>\n', '<b>'])('reads a tag of one letter (%j) as markup, not a divider: cut within max(1,000, 3 periods)', (tag) => {
+    for (const side of ['reasoning', 'text'] as const) {
+      const trip = feedAfter(PROSE_EN, tag.repeat(Math.ceil(3000 / tag.length)), side)
+      expect(trip.trip?.rule).toBe('cycle')
+      expect(trip.latency).toBeLessThanOrEqual(target(tag.length))
+    }
+  })
+
   it('waits for the longer tool-side span', () => {
     const line = 'We insert the seen id into the table once more\n'
     const loop = line.repeat(200)
@@ -156,9 +166,12 @@ describe('cycle', () => {
     }
   })
   // A sentence is prose whatever commas or parentheses it holds: squares named `(2,A)` are no CSV row,
-  // an aside closing a list item is no call (real text said again, which waited for the data span or
-  // for codeMinPeriods copies); a CSV row of multi-word values stays a row (below).
+  // an aside closing a list item is no call, a paragraph in one line naming a set or an interval is no
+  // record (real text said again, which waited for the data span or for codeMinPeriods copies); a CSV
+  // row of multi-word values stays a row (below).
   it.each([
+    ['Therefore, the sum of the elements of the subset {1,6} is 11, the sum of the elements of the subset {2,6} is 10, and so on.  We can see that the sum of the elements of the subset {1,5} is 1 more than the sum of the elements of the subset {2,4}.  '],
+    ['However, we are looking for the number of integer values of k in the closed interval [-500,500] for which the equation has exactly one real solution, so we check k = 8 again.  '],
     ["Given the tight constraints, a white knight could move from (2,A) to (3,C), but (3,C) is occupied by a black knight; from (2,A) to (4,B) works only on a larger board.\n"],
     ['* Flashcards with vocabulary words (friend, best friend, close friend, classmate, neighbor, etc.)\n* Pictures of different types of friends (best friend, classmate, coworker, etc.)\n* Short sentences or dialogues showing how to greet a friend (written on the board)\n'],
     ['- DeWalt DWE7491RS 10-Inch Job Site Table Saw: portable and versatile, with a powerful motor and a large rip capacity for long boards. (Amazon rating: 4.8 stars out of 5)\n- Bosch 4100-09 10-Inch Worksite Table Saw: designed for precision and ease of use, with a modular blade guard system for safety. (Amazon rating: 4.6 stars out of 5)\n\n'],
