@@ -351,9 +351,11 @@ export const DETECTOR_SETTINGS = {
   // Dividers and laughter are written long on purpose: 1,536 clears the normal shapes' 1,200-char rule
   // and 3.5 × the corpus's longest. A rule of several marks in one line (`|---|`, `-=-=`, `**_`) is drawn
   // as one of one mark is, so the cycle rule cuts it at this span too: real loops of them ran 16 K uncut.
+  // White space alone is padding too: real loops of it ran to 57 K uncut, and the longest in a real
+  // normal is a table cell of 1,216 spaces (symbol-run.ts `lastInk`).
   dividerRunMinChars: {
     default: 1536, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w) that trips the symbol-run rule in reasoning/text, and of a period of marks alone in one line (|---, -=) repeated that trips the cycle rule; 0 lets such runs through.',
+    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w), or of white space alone (spaces, line breaks, tabs, their escapes), that trips the symbol-run rule in reasoning/text, and of a period of marks alone in one line (|---, -=) repeated that trips the cycle rule; 0 lets such runs through.',
   },
   // The npm corpus's tool pass (JSON-escaped) peaks at 181 chars for the first class (a regex's `\b\b\b`);
   // 2,048 cuts within 2,150 chars at 64-char deltas.
@@ -364,7 +366,7 @@ export const DETECTOR_SETTINGS = {
   // Files pad with one char (rules of '=', banners of '#', zero-filled blocks) more than prose does.
   toolDividerRunMinChars: {
     default: 4096, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit in tool arguments that trips the symbol-run rule, and of a period of marks alone in one line repeated that trips the cycle rule; 0 lets such runs through.',
+    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit, or of white space alone, in tool arguments that trips the symbol-run rule, and of a period of marks alone in one line repeated that trips the cycle rule; 0 lets such runs through.',
   },
 
   // ── letter cycle: sub-word fragments cycling, a letter changed or dropped here and there ─────────

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG, type Side } from '../../src/detector/index.ts'
-import { feedFixed } from './feed.ts'
+import { feed, feedFixed } from './feed.ts'
 import { NORMAL_SHAPES } from '../fixtures/detector/normal-shapes.mjs'
 import { RUN_UNITS, latencyBound, punctuationRunLoop } from '../fixtures/detector/shapes.mjs'
 
@@ -52,6 +52,36 @@ describe('symbol run', () => {
       })
     }
   }
+
+  // White space alone is padding: real loops wrote nothing but spaces or line breaks for 14-57 K chars
+  // (real-output corpus), and `\n` in a JSON answer up to the length limit (ZeroEval, Gemma 2).
+  it.each(['\n', ' ', '\t', '\r\n', '\n    ', '\u00a0', ' \n\t ', '\\n', '\\t  '])('cuts white space alone (%j) at the divider length on every side, at any delta sizes', (unit) => {
+    const prefix = 'The migration copies each table, then rebuilds its indexes in the background.\n'
+    for (const side of ['reasoning', 'text', 'tool'] as const) {
+      const length = side === 'tool' ? toolDividerRunMinChars : dividerRunMinChars
+      const text = prefix + unit.repeat(Math.ceil((length + 2000) / unit.length))
+      // Equal deltas of white space are also identical chunks: that rule is left out here.
+      const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta, { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0 }))
+      trips.push(feed(text, side))
+      for (const trip of trips) {
+        expect(trip?.rule, side).toBe('symbol-run')
+        expect(trip!.loopStart, side).toBe(trips[0]!.loopStart)
+        expect(trip!.loopStart, side).toBeLessThanOrEqual(prefix.length)
+        expect(trip!.at - prefix.length, side).toBeLessThanOrEqual(length + cycleCheckStride + 64)
+      }
+    }
+  })
+
+  it('lets white space shorter than the divider length through, and none at a divider length of 0', () => {
+    // A real table cell padded with 1,216 spaces (AlpacaEval, Claude 3 Opus), blank lines between paragraphs.
+    const cell = `| Player${' '.repeat(1216)}| Team |\n|---|---|\n| Albert Pujols | Cardinals |\n`
+    const paragraphs = 'A paragraph of prose ends here.\n\n\n\n'.repeat(200)
+    for (const side of ['reasoning', 'text', 'tool'] as const) {
+      expect(feed(cell, side), side).toBeUndefined()
+      expect(feed(paragraphs, side)?.rule, side).not.toBe('symbol-run')
+    }
+    expect(feed('\n'.repeat(9000), 'text', { config: { dividerRunMinChars: 0 } })).toBeUndefined()
+  })
 
   it('cuts every unit of the shape sweep (RUN_UNITS, with and without spaces) within its latency bound on every side', () => {
     for (const unit of RUN_UNITS) for (const separator of ['', ' ']) for (const side of ['reasoning', 'text', 'tool'] as const) {
