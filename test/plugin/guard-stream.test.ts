@@ -70,8 +70,8 @@ describe('guardStream hands the judges a bounded summary of a completed call', (
   })
 
   it('bounds the text head even when white space fills it', async () => {
-    // Far more white space than the head holds, but under the divider spans: blank lines past them are a loop the cycle rule cuts.
-    const text = `${' \n'.repeat(15_000)}Done: ${'\t '.repeat(700)}the patch is applied and the tests pass. ${productiveProse(3000, 'en', 9)}`
+    // Far more white space than the head holds, but under the divider span: white space alone past it is a loop symbol-run cuts.
+    const text = `${' \n'.repeat(700)}Done: ${'\t '.repeat(700)}the patch is applied and the tests pass. ${productiveProse(3000, 'en', 9)}`
     // An odd delta size: consecutive deltas of the white space differ, so no identical-chunks trip.
     const done = await completedCall(call([{ type: 'text', text }], 4093))
     expect(done.text.length).toBeLessThanOrEqual(2 * 256 + 1)
