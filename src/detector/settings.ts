@@ -93,13 +93,13 @@ export const DETECTOR_SETTINGS = {
   // Code written again verbatim is counted in copies, not chars: a correct file or log writes a block up
   // to four times (pg-int8 unrolls a 343-char block three times, the npm corpus's one code trip at the
   // cycle span; a test log lists the same cases for four equal inputs), a loop keeps going. No real
-  // normal repeats code, values joined by operators (expressions, assignments, moves) or symbols in one
-  // line (a move sequence), past the cycle span; 3.5 cuts 20 more real loops within the bound but trips
-  // the test log. A list of equal records waits for dataMinSpan (data-like.ts `repeatsOneListItem`), a
-  // board for valuesMinSpan.
+  // normal repeats code or symbols in one line (a move sequence) past the cycle span; 3.5 cuts 20 more
+  // real loops within the bound but trips the test log. Values joined by operators (expressions,
+  // assignments, moves) are cut as prose (data-like.ts `valueRowSpan`). A list of equal records waits for
+  // dataMinSpan (data-like.ts `repeatsOneListItem`), a board for valuesMinSpan.
   codeMinPeriods: {
     default: 4.5, min: 0, max: 64, integer: false,
-    description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token, values joined by operators (90+82, C=2,M=3), or symbols in one line (U U F F); 0 treats it like prose.',
+    description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token, or symbols in one line (U U F F); 0 treats it like prose.',
   },
   // A divider of several marks, a row of zeros or blank lines repeated verbatim is written long on
   // purpose (a correct 50 × 50 board of zeros spans 9.5 K in the real-output corpus, a 40 × 40 zero

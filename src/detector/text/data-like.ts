@@ -138,7 +138,10 @@ export const enum ValueRow {
   Values = 1,
   /** Copies of one row of a table or a record list (two tight separators, two `|` in a row that opens or closes with one, a bracketed record). */
   Record = 2,
-  /** Values joined by operators (`90+82`, `C=2,M=3`, `A+1 K+1`: + * = / ^ × ÷): expressions, assignments, moves. */
+  /**
+   * Values joined by operators (`90+82`, `C=2,M=3`, `A+1 K+1`, a LaTeX derivation's rows: + * = / ^ × ÷):
+   * expressions, assignments, moves. No real answer writes them again verbatim: they are cut as prose.
+   */
   Expressions = 3,
   /**
    * Symbols in one line, more letters than digits and no line break in the period (`U U F F`,
@@ -480,7 +483,11 @@ export function dataSpanOf(spans: DataSpans, ring: Uint16Array, mask: number, fr
 /** The span of a block of `period` chars repeated back to back that is rows of values of kind `row`. */
 export function valueRowSpan(spans: DataSpans, row: ValueRow, period: number): number {
   if (row === ValueRow.Values) return spans.valuesMinSpan
-  if (row === ValueRow.Expressions) return copiesSpan(spans, period)
+  // Counted in copies as code (4.5), an expression said again with a period over ~220 chars was cut past
+  // the bound: 16 real loops of the judged sources and 6 of ZeroEval (LaTeX sums restated row by row,
+  // countdown attempts) were cut late or not at all. At the cycle span no real normal of 105,225 (ZeroEval's MATH and
+  // GSM8K answers among them), no npm document and no GAOKAO answer trips.
+  if (row === ValueRow.Expressions) return 0
   // A long symbol sequence waits no longer than values do.
   if (row === ValueRow.Sequence) return Math.min(copiesSpan(spans, period), spans.valuesMinSpan)
   return spans.dataMinSpan
