@@ -182,6 +182,18 @@ describe('cycle', () => {
     }
   })
 
+  // A line of 16 words or more is a sentence whatever closes it: a JSON answer's reasoning said again
+  // (ZeroEval: Qwen2.5-3B, Gemma 2 and Qwen2 answers restating theirs) waited for codeMinPeriods copies.
+  it('cuts a JSON answer\'s sentence said again at the cycle span, as prose', () => {
+    const line = '    "reasoning": "First find the total time to clean every classroom by multiplying the minutes per classroom by the number of classrooms, then turn the minutes into hours and divide by the hours the custodian works in a week to get the number of weeks the job takes.",\n'
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0 }
+    for (const side of ['reasoning', 'text'] as const) {
+      const trip = feed(line.repeat(Math.ceil(4000 / line.length)), side, { config: only })!
+      expect(trip.rule).toBe('cycle')
+      expect(trip.at).toBeLessThanOrEqual(Math.max(1000, 3 * line.length) + 32)
+    }
+  })
+
   // Rows a model writes on purpose: a CSV row of multi-word values, equal JSON records of a list, each
   // with its comma (token-period hands over blocks of two records and more, read copy by copy).
   it.each([

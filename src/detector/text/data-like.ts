@@ -365,9 +365,10 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
       // A line of three words or more alone that ends with a comma is a line of verse, not code: a
       // poem restated verbatim waited for codeMinPeriods copies (two real AlpacaEval loops, cut late).
       const verse = lastNonSpace === COMMA && wordsAlone && words >= MIN_VERSE_WORDS && !indented
-      // A line of many words closing a parenthesis is a sentence's aside (`(Amazon rating: 4.8 stars out
-      // of 5)`), not a call: a real product list said again waited for codeMinPeriods copies.
-      const aside = lastNonSpace === 41 && words >= (listItem ? MIN_LIST_ITEM_WORDS : MIN_SENTENCE_WORDS)
+      // A line of many words is a sentence, whatever closes it: a JSON answer's `"reasoning": "..."`,
+      // restated, waited for codeMinPeriods copies (ZeroEval); and a list item closing a parenthesis is
+      // an aside (`(Amazon rating: 4.8 stars out of 5)`), not a call: a real product list said again waited too.
+      const aside = words >= MIN_SENTENCE_WORDS || (lastNonSpace === 41 && listItem && words >= MIN_LIST_ITEM_WORDS)
       if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse && !aside && !closesMath(beforeLastNonSpace, lastNonSpace)) codeLines++
       lastNonSpace = 0
       beforeLastNonSpace = 0
