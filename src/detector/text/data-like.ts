@@ -313,7 +313,10 @@ function closesMath(before: number, last: number): boolean {
 /** The fewest words of a line of verse (`stretchIsCode`): a list of identifiers holds one a line. */
 const MIN_VERSE_WORDS = 3
 
-/** The fewest words of a line that is a sentence whatever it ends with: a line of code holds a dozen at most, its strings included. */
+/**
+ * The fewest words (runs of letters: a LaTeX row's one-letter variables count too) of a line that is a
+ * sentence whatever it ends with: a line of code holds a dozen at most, its strings included.
+ */
 const MIN_SENTENCE_WORDS = 16
 
 /**
@@ -368,8 +371,8 @@ export function stretchIsCode(ring: Uint16Array, mask: number, from: number, to:
       // A line of many words is a sentence, whatever closes it: a JSON answer's `"reasoning": "..."`,
       // restated, waited for codeMinPeriods copies (ZeroEval); and a list item closing a parenthesis is
       // an aside (`(Amazon rating: 4.8 stars out of 5)`), not a call: a real product list said again waited too.
-      const aside = words >= MIN_SENTENCE_WORDS || (lastNonSpace === 41 && listItem && words >= MIN_LIST_ITEM_WORDS)
-      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse && !aside && !closesMath(beforeLastNonSpace, lastNonSpace)) codeLines++
+      const sentence = words >= MIN_SENTENCE_WORDS || (lastNonSpace === 41 && listItem && words >= MIN_LIST_ITEM_WORDS)
+      if (endsLikeCode(lastNonSpace) && lastNonSpace !== 62 && !verse && !sentence && !closesMath(beforeLastNonSpace, lastNonSpace)) codeLines++
       lastNonSpace = 0
       beforeLastNonSpace = 0
       words = 0
@@ -486,8 +489,8 @@ export function valueRowSpan(spans: DataSpans, row: ValueRow, period: number): n
   if (row === ValueRow.Values) return spans.valuesMinSpan
   // Counted in copies as code (4.5), an expression said again with a period over ~220 chars was cut past
   // the bound: 16 real loops of the judged sources and 6 of ZeroEval (LaTeX sums restated row by row,
-  // countdown attempts) were cut late or not at all. At the cycle span no real normal of 105,225 (ZeroEval's MATH and
-  // GSM8K answers among them), no npm document and no GAOKAO answer trips.
+  // countdown attempts) were cut late or not at all. At the cycle span no real normal of 105,224
+  // (ZeroEval's MATH and GSM8K answers among them), no npm document and no GAOKAO answer trips.
   if (row === ValueRow.Expressions) return 0
   // A long symbol sequence waits no longer than values do.
   if (row === ValueRow.Sequence) return Math.min(copiesSpan(spans, period), spans.valuesMinSpan)
