@@ -182,18 +182,6 @@ describe('cycle', () => {
     }
   })
 
-  // A line of 16 words or more is a sentence whatever closes it: a JSON answer's reasoning said again
-  // (ZeroEval: Qwen2.5-3B, Gemma 2 and Qwen2 answers restating theirs) waited for codeMinPeriods copies.
-  it('cuts a JSON answer\'s sentence said again at the cycle span, as prose', () => {
-    const line = '    "reasoning": "First find the total time to clean every classroom by multiplying the minutes per classroom by the number of classrooms, then turn the minutes into hours and divide by the hours the custodian works in a week to get the number of weeks the job takes.",\n'
-    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0 }
-    for (const side of ['reasoning', 'text'] as const) {
-      const trip = feed(line.repeat(Math.ceil(4000 / line.length)), side, { config: only })!
-      expect(trip.rule).toBe('cycle')
-      expect(trip.at).toBeLessThanOrEqual(Math.max(1000, 3 * line.length) + 32)
-    }
-  })
-
   // Rows a model writes on purpose: a CSV row of multi-word values, equal JSON records of a list, each
   // with its comma (token-period hands over blocks of two records and more, read copy by copy).
   it.each([
@@ -208,17 +196,20 @@ describe('cycle', () => {
 
   // Values joined by operators are written again by a loop, not by a board: a countdown's expression,
   // a cryptarithm's assignment, a move string, a LaTeX sum restated row by row (real loops of the
-  // real-output corpus). Counted in copies as code, the last (a period of 234 chars) waited 4.5 copies.
+  // real-output corpus). Counted in copies as code, the LaTeX sum (a period of 234 chars) waited 4.5
+  // copies. So did a JSON answer's reasoning said again, a line of 16 words or more being a sentence
+  // whatever closes it (ZeroEval: Qwen2.5-3B, Gemma 2 and Qwen2 answers restating theirs).
   it.each([
     ['90+82\n'],
     ['80*4 + 38\n74*4 + 114\n70*5 + 5\n86*4 + 14\n'],
     ['C=2,M=3,X=4,H=1,O=0,G=5,Z=6,I=7\n\n'],
     ['A+1 K+1 A-1 '],
+    ['    "reasoning": "First find the total time to clean every classroom by multiplying the minutes per classroom by the number of classrooms, then turn the minutes into hours and divide by the hours the custodian works in a week to get the number of weeks the job takes.",\n'],
     ['&= \\frac{a^2}{(a - b)(a - c)(a - d)} + \\frac{b^2}{(b - a)(b - c)(b - d)} \\\\\n&\\quad + \\frac{c^2}{(c - a)(c - b)(c - d)} + \\frac{d^2}{(d - a)(d - b)(d - c)} \\\\\n&= \\frac{a^2 (b - c) - b^2 (a - c) + c^2 (a - b)}{(a - b)(a - c)(b - c)} \\\\\n'],
-  ] as const)('cuts expressions, assignments and moves (%j) said again as prose, within max(1,000, 3 periods)', (row) => {
-    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0 }
+  ] as const)('cuts expressions, assignments, moves and a JSON answer\'s sentence (%j) said again as prose, within max(1,000, 3 periods)', (row) => {
+    const only = { tokenPeriodMinRepeats: 0, noveltyMinSpan: 0, reasoningPoolMinRepeatedChars: 0, textPoolMinRepeatedChars: 0 }
     for (const side of ['reasoning', 'text'] as const) {
-      const trip = feed(row.repeat(Math.ceil(3000 / row.length)), side, { config: only })!
+      const trip = feed(row.repeat(Math.ceil(4000 / row.length)), side, { config: only })!
       expect(trip.rule).toBe('cycle')
       // Read as values alone, they would wait for valuesMinSpan (3,072), past the end of this text.
       expect(trip.at).toBeLessThanOrEqual(Math.max(1000, 3 * row.length) + 32)

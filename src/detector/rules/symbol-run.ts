@@ -62,6 +62,13 @@ function lastInk(ring: Uint16Array, mask: number, from: number, to: number): num
   return -1
 }
 
+/** The finding of a run from `start` to the stride's end `to`, once it spans `minChars` (0: never). */
+function runFinding(start: number, to: number, minChars: number): RuleFinding | undefined {
+  const span = to - start
+  if (minChars === 0 || span < minChars) return undefined
+  return { rule: 'symbol-run', loopStart: start, repeatedChars: span, verifiedAt: to }
+}
+
 export interface SymbolRunThresholds {
   /** Span (chars) of a run of a unit that never runs long in writing; 0 turns the rule off. */
   readonly minChars: number
@@ -98,8 +105,9 @@ export class SymbolRunRule {
     if (this.thresholds.minChars === 0) return undefined
     const ink = lastInk(ring, mask, from, to)
     if (ink >= 0) this.blankStart = ink + 1
-    else if (this.thresholds.dividerMinChars > 0 && to - this.blankStart >= this.thresholds.dividerMinChars) {
-      return { rule: 'symbol-run', loopStart: this.blankStart, repeatedChars: to - this.blankStart, verifiedAt: to }
+    else {
+      const blank = runFinding(this.blankStart, to, this.thresholds.dividerMinChars)
+      if (blank) return blank
     }
     // c0: the unit at the stride's end; c1: the one before it. Run 1 repeats c0, run 2 alternates c0, c1.
     let c0 = -1
@@ -225,8 +233,6 @@ export class SymbolRunRule {
     const grid = this.period === 1 && this.thresholds.gridMinChars > 0 && this.runBreaks >= 2 && this.runUnits >= GRID_MIN_ROW_UNITS * this.runBreaks
     const minChars = grid ? this.thresholds.gridMinChars
       : this.period === 1 && isLongUnit(this.last) ? this.thresholds.dividerMinChars : this.thresholds.minChars
-    const span = to - this.runStart
-    if (minChars === 0 || span < minChars) return undefined
-    return { rule: 'symbol-run', loopStart: this.runStart, repeatedChars: span, verifiedAt: to }
+    return runFinding(this.runStart, to, minChars)
   }
 }
