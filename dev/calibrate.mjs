@@ -21,7 +21,7 @@ const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0
 const root = new URL('../', import.meta.url)
 const work = mkdtempSync(join(tmpdir(), 'calibrate-'))
 const SIDES = ['reasoning', 'text', 'tool']
-const RULES = ['cycle', 'phrase-pool', 'novelty', 'token-period', 'symbol-run', 'letter-cycle', 'identical-chunks']
+const RULES = ['cycle', 'phrase-pool', 'novelty', 'token-period', 'symbol-run', 'letter-cycle', 'growing-line', 'identical-chunks']
 
 const progress = (line) => process.stderr.write(`[calibrate] ${line}\n`)
 /** Runs a sweep script that writes its JSON to `file` (it exits 1 when it finds a trip: that is data here). */

@@ -6,6 +6,7 @@ import type { CycleThresholds } from './rules/cycle.ts'
 import { CycleRule } from './rules/cycle.ts'
 import type { NoveltyThresholds } from './rules/novelty.ts'
 import type { SymbolRunThresholds } from './rules/symbol-run.ts'
+import type { GrowingLineThresholds } from './rules/growing-line.ts'
 import type { LetterCycleThresholds } from './rules/letter-cycle.ts'
 import type { TokenPeriodThresholds } from './rules/token-period.ts'
 import type { DataSpans } from './text/data-like.ts'
@@ -33,6 +34,7 @@ export interface SidePlan {
   readonly novelty: NoveltyThresholds
   readonly symbolRun: SymbolRunThresholds
   readonly letterCycle: LetterCycleThresholds
+  readonly growingLine: GrowingLineThresholds
   /** Identical deltas in a row that trip; 0: off. */
   readonly maxIdenticalChunks: number
 }
@@ -115,6 +117,8 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
     },
     // Near repetition, as novelty: off when the side's guard is 'verbatim'; files are written on purpose.
     letterCycle: { minSpan: tool || verbatimOnly ? 0 : config.letterCycleMinSpan, minShare: config.letterCycleMinShare },
+    // No line is written again as it was, so it is near repetition: off when the side's guard is 'verbatim'.
+    growingLine: { minChars: verbatimOnly ? 0 : config.growingLineMinChars },
     maxIdenticalChunks: tool ? config.toolMaxIdenticalChunks : config.maxIdenticalChunks,
   }
 }

@@ -385,6 +385,18 @@ export const DETECTOR_SETTINGS = {
     description: 'Share of the run\'s chars that must match the char a period back, or one char either side of it, for the letter-cycle rule.',
   },
 
+  // ── growing line: a line written again and again, one more copy of a fragment each time ─────────
+  // Stretches of lines that add nothing but one more copy of a fragment (each line a recent one again, or
+  // grown by an insertion that continues a run it holds) with a line grown four times over: in the real
+  // normals they span at most 431 chars (a LaTeX contents list deepening `\cftsubsub...secfont`, itself
+  // degenerate; 249 for a correct move list re-listed), in the npm corpus at most 147 (a test file's
+  // strings); the real loops of grown lines run on to the output cap (WildBench, AlpacaEval, ZeroEval:
+  // 1.3 K-15 K chars). 768 cuts them within 1,000 chars of the first grown line when its lines are short.
+  growingLineMinChars: {
+    default: 768, min: 0, max: 1048576, integer: true,
+    description: 'Span (chars) of a stretch of lines that add nothing new, each a recent line again or a recent line with one more copy of a fragment it holds, with one line grown four times over, that trips the growing-line rule on every side; 0 turns it off.',
+  },
+
   // ── identical chunks: the provider sends the same delta again and again ───────────────────────────
   maxIdenticalChunks: {
     default: 60, min: 0, max: 100000, integer: true,

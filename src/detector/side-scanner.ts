@@ -1,6 +1,6 @@
 // One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of recent
 // text the rules share (the cycle rule writes and indexes each char in one pass). At each multiple of
-// `cycleCheckStride` the tokenizer reads that stride for the token and unit rules, in text order, then
+// `cycleCheckStride` the tokenizer reads that stride for the token, unit and growing-line rules, in text order, then
 // the symbol-run, letter-cycle and cycle checks run at its end. So every rule but identical-chunks
 // decides on the text alone, whatever the delta boundaries, and memory is the ring and the rules'
 // bounded state.
@@ -12,6 +12,7 @@
 
 import { CycleRule } from './rules/cycle.ts'
 import type { RuleFinding } from './finding.ts'
+import { GrowingLineRule } from './rules/growing-line.ts'
 import { IdenticalChunksRule } from './rules/identical-chunks.ts'
 import { JsonUnescaper } from './text/json-unescape.ts'
 import { LetterCycleRule } from './rules/letter-cycle.ts'
@@ -55,7 +56,7 @@ export class SideScanner {
     const novelty = new NoveltyRule(plan.novelty)
     this.tokenPeriod = new TokenPeriodRule(plan.tokenPeriod, this.ring, this.mask)
     const units = new UnitReader(new PhrasePoolRule(plan.pool), novelty, plan.tool)
-    this.tokenizer = new Tokenizer(novelty, units, this.tokenPeriod, plan.tool ? new JsonUnescaper() : undefined)
+    this.tokenizer = new Tokenizer(novelty, units, this.tokenPeriod, new GrowingLineRule(plan.growingLine), plan.tool ? new JsonUnescaper() : undefined)
     this.symbolRun = new SymbolRunRule(plan.symbolRun, plan.tool)
     this.letterCycle = new LetterCycleRule(plan.letterCycle)
     this.chunks = new IdenticalChunksRule(plan.maxIdenticalChunks)

@@ -6,7 +6,7 @@ import type { DetectorConfig } from './settings.ts'
 export type Side = 'reasoning' | 'text' | 'tool'
 
 /** The in-call rules; tool-side trips carry the same names with `side: 'tool'`. */
-export type RuleName = 'cycle' | 'phrase-pool' | 'novelty' | 'symbol-run' | 'identical-chunks' | 'token-period' | 'letter-cycle'
+export type RuleName = 'cycle' | 'phrase-pool' | 'novelty' | 'symbol-run' | 'identical-chunks' | 'token-period' | 'letter-cycle' | 'growing-line'
 
 /** The first rule that fired in one call. */
 export interface Trip {
@@ -23,7 +23,8 @@ export interface Trip {
    * UTF-16 offset in that side's text where the repeated stretch begins: for cycle, token-period and
    * identical-chunks after one copy of the material, so `text.slice(0, loopStart)` still shows what the
    * model kept saying; for phrase-pool the pool's first unit; for novelty where the familiar run began;
-   * for symbol-run the run's first character; for letter-cycle the start of the near-periodic stretch.
+   * for symbol-run the run's first character; for letter-cycle the start of the near-periodic stretch;
+   * for growing-line the first grown line.
    */
   readonly loopStart: number
 }

@@ -66,6 +66,7 @@ const RULE: Record<Locale, Record<RuleName, string>> = {
     'identical-chunks': 'identical pieces streamed again and again',
     'token-period': 'the same run of words repeated many times',
     'letter-cycle': 'the same fragments of words run together again and again',
+    'growing-line': 'the same line written again and again, one more copy of a fragment each time',
   },
   zh: {
     cycle: '同一段内容首尾相接地反复出现',
@@ -75,6 +76,7 @@ const RULE: Record<Locale, Record<RuleName, string>> = {
     'identical-chunks': '完全相同的片段被一再输出',
     'token-period': '同一串词语被连续重复多次',
     'letter-cycle': '同样的词语碎片连在一起反复出现',
+    'growing-line': '同一行被一再重写，每次只多重复一段片段',
   },
 }
 

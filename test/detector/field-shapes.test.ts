@@ -1,10 +1,11 @@
 // Issue 30's acceptance on the shapes it names from the field (test/fixtures/detector/field-shapes.mjs):
 // every loop (closing tags, a JSON block with template tokens, an instruction echo, alternating
-// near-identical lines, indented paragraphs, sub-word garbage, a LaTeX line or formula restated) is
+// near-identical lines, indented paragraphs, sub-word garbage, a LaTeX line or formula restated, a line
+// grown again and again) is
 // cut on the reasoning and the text side within max(1,000, 3 periods) chars of its onset, by the same
 // rule at the same loopStart at 3-, 16- and 64-char deltas; every normal (lyrics, quoted test logs,
 // per-platform install steps, a table of contents, listings, traces, a zero matrix, equal CSV rows,
-// move lists, a LaTeX derivation) is never cut, at any delta.
+// move lists, a LaTeX derivation, a list re-listed as it grows) is never cut, at any delta.
 // The detector's known gaps on these shapes are listed in KNOWN_GAPS, problem by problem, with why
 // (docs/detector.md, Known limits): a case must show exactly its listed problems, so a gap that closes
 // or widens fails the test until the list is brought up to date.

@@ -64,6 +64,12 @@ export interface TokenReader {
   lineEnd(position: number): RuleFinding | undefined
 }
 
+/** Reads whole lines from the ring, as each ends: a reader of line breaks alone, called after the token readers. */
+export interface LineReader {
+  /** A line break at `position`; the line's chars are in `ring` (offset i at `i & mask`). */
+  lineEnd(ring: Uint16Array, mask: number, position: number): RuleFinding | undefined
+}
+
 const SLOT_PLACEHOLDER = 35 // '#'
 const COLON = 58
 const LINE_FEED = 10
@@ -144,10 +150,10 @@ export class Tokenizer {
 
   /**
    * The readers get each token in this order (a reader that ends a unit on a token comes after one
-   * that only accumulates it); `unescaper` is given on the tool side, whose text is JSON.
+   * that only accumulates it), then `lines` gets the line break; `unescaper` is given on the tool side, whose text is JSON.
    */
   constructor(private readonly first: TokenReader, private readonly second: TokenReader, private readonly third: TokenReader,
-    private readonly unescaper?: JsonUnescaper) {}
+    private readonly lines: LineReader, private readonly unescaper?: JsonUnescaper) {}
 
   /** Reads the characters at offsets [from, to) from `ring` (offset i at `i & mask`); returns the first finding. */
   scan(ring: Uint16Array, mask: number, from: number, to: number): RuleFinding | undefined {
@@ -174,6 +180,7 @@ export class Tokenizer {
         if (code === 10 || code === 13) {
           spaced = false
           const finding = this.first.lineEnd(position) ?? this.second.lineEnd(position) ?? this.third.lineEnd(position)
+            ?? this.lines.lineEnd(ring, mask, position)
           if (finding) return finding
           continue
         }

@@ -1,0 +1,80 @@
+// growing-line: a line written again and again with one more copy of a fragment each time (an identifier
+// growing by `TtlWindow`, a number by one more 0, a builder call's name every third line) is cut within
+// max(1,000, 3 lines) of the first grown line, whatever the deltas and the side; a list that grows with
+// something new on every step, a partition list, a triangle of stars and a path broken down are not.
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_CONFIG, DetectorPlan, StreamDetector } from '../../src/detector/index.ts'
+import { feed, feedFixed } from './feed.ts'
+
+const LEAD = 'The configuration the migration needs, one setter a line, as the service reads it at start-up:\n\n'
+
+/** `lines` lines, each `line(k)`, after LEAD; returns the text and where line `grownFrom` + 1 (the first grown one) begins. */
+function lines(count: number, line: (k: number) => string, firstGrown = 1): { text: string, onset: number, period: number } {
+  const all = Array.from({ length: count }, (_, k) => line(k))
+  const onset = LEAD.length + all.slice(0, firstGrown).reduce((sum, text) => sum + text.length + 1, 0)
+  return { text: LEAD + all.join('\n') + '\n', onset, period: all[firstGrown - 1]!.length + 1 }
+}
+
+const SHAPES = {
+  // An identifier grows by one of two fragments a line, as a setter name does in a runaway code answer.
+  identifier: lines(80, (k) => `    cache.setEvictionPolicy${'TtlWindow'.repeat(k >> 1)}${k & 1 ? 'Ttl' : ''}(0);`),
+  // A number grows by one digit a line while the check beside it stays the same.
+  number: lines(120, (k) => `- 1${'0'.repeat(k + 1)} (not divisible by 13)`),
+  // A builder call's option name grows every third line, the two lines between it said again each time.
+  interleaved: lines(90, (k) => k % 3 === 0 ? '  .addStringOption((option) =>'
+    : k % 3 === 1 ? `    option.setName('retry${'-fast-path'.repeat(Math.floor(k / 3) + 1)}').setDescription('How the retry runs.')`
+      : '  )', 2),
+  chinese: lines(80, (k) => `第一步：把重试队列${'的队列'.repeat(k + 1)}清空。`),
+}
+// Every CJK character is a token, so a Chinese line grown by a fragment is also a run of tokens said again:
+// token-period cuts it first (within the same bound); here it is off, to read the growing-line rule alone.
+const ALONE: Partial<Record<keyof typeof SHAPES, { tokenPeriodMinRepeats: number }>> = { chinese: { tokenPeriodMinRepeats: 0 } }
+
+describe('growing-line', () => {
+  it.each(Object.keys(SHAPES) as (keyof typeof SHAPES)[])('cuts a line grown again and again (%s) within max(1,000, 3 lines) of the first grown line, on reasoning and text, the same cut at any delta', (shape) => {
+    const { text, onset, period } = SHAPES[shape]
+    for (const side of ['reasoning', 'text'] as const) {
+      expect(feed(text, side)!.at - onset).toBeLessThanOrEqual(Math.max(1000, 3 * period))
+      const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta, ALONE[shape]))
+      for (const trip of trips) {
+        expect(trip?.rule).toBe('growing-line')
+        expect(trip!.loopStart).toBe(trips[0]!.loopStart)
+        expect(trip!.loopStart).toBeGreaterThanOrEqual(onset - period)
+        expect(trip!.at - onset).toBeLessThanOrEqual(Math.max(1000, 3 * period))
+      }
+    }
+  })
+
+  it('cuts it in tool arguments too, where the file is JSON-escaped', () => {
+    const { text } = SHAPES.identifier
+    const args = JSON.stringify({ path: 'src/cache.ts', content: text }).slice(0, -2)
+    expect(feed(args, 'tool')?.rule).toBe('growing-line')
+  })
+
+  it('lets through a list that grows with a new line every step, a partition list, a triangle of stars, powers of ten and a path broken down', () => {
+    // A simulation that inserts one element a step and says which step it is: something new every line.
+    let steps = 'Running the loop on nums = [2, 4], inserting nums[i] ** 0 at index i each time:\n\n'
+    for (let i = 0; i < 40; i++) steps += `- Iteration i = ${i}: nums[${i}] is 1, so 1 goes in at index ${i}.\n  The list is now [${[...Array(i + 1).fill(1), 2, 4].join(', ')}].\n`
+    // Every partition of "aaaa" followed by "bcb", then "bab": lines grow by splitting a block, never the same line four times over.
+    const parts = (run: string[], rest: string[]) => `  [${[...run, ...rest].map((p) => `"${p}"`).join(', ')}],`
+    const runs = [['aaaa'], ['aaa', 'a'], ['aa', 'aa'], ['aa', 'a', 'a'], ['a', 'aaa'], ['a', 'aa', 'a'], ['a', 'a', 'aa'], ['a', 'a', 'a', 'a']]
+    let partitions = 'The palindrome partitions, block by block:\n[\n'
+    for (const rest of [['bcb'], ['b', 'c', 'b'], ['bab'], ['b', 'a', 'b']]) for (const run of runs) partitions += parts(run, rest) + '\n'
+    partitions += ']\n'
+    const triangle = Array.from({ length: 60 }, (_, k) => '*'.repeat(k + 1)).join('\n') + '\n'
+    const powers = 'Powers of ten, to check the pattern:\n' + Array.from({ length: 9 }, (_, k) => `- 1${'0'.repeat(k + 1)} leaves remainder ${10 ** (k + 1) % 7} mod 7`).join('\n') + '\nThe remainders repeat with period 6, so none is 0.\n'
+    const path = 'The file sits at:\nsrc\nsrc/detector\nsrc/detector/rules\nsrc/detector/rules/growing-line.ts\n'
+    for (const text of [steps, partitions, triangle, powers, path]) {
+      for (const side of ['reasoning', 'text', 'tool'] as const) expect(feed(text, side)?.rule).not.toBe('growing-line')
+    }
+    expect(feed(steps, 'reasoning')).toBeUndefined()
+    expect(feed(partitions, 'text')).toBeUndefined()
+  })
+
+  it('is off on a side watched verbatim and at a span of 0', () => {
+    const { text } = SHAPES.identifier
+    expect(feed(text, 'text', { detector: new StreamDetector(new DetectorPlan({}, { text: 'verbatim' })) })?.rule).not.toBe('growing-line')
+    expect(feed(text, 'text', { config: { growingLineMinChars: 0 } })?.rule).not.toBe('growing-line')
+    expect(DEFAULT_CONFIG.growingLineMinChars).toBeGreaterThan(0)
+  })
+})
