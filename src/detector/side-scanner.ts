@@ -1,7 +1,7 @@
 // One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of recent
 // text the rules share (the cycle rule writes and indexes each char in one pass). At each multiple of
-// `cycleCheckStride` the tokenizer reads that stride for the token, unit and growing-line rules, in text order, then
-// the symbol-run, letter-cycle and cycle checks run at its end. So every rule but identical-chunks
+// `cycleCheckStride` the tokenizer reads that stride for the token and unit rules, in text order, then
+// the growing-line rule reads the lines that ended in it, and the symbol-run, letter-cycle and cycle checks run at its end. So every rule but identical-chunks
 // decides on the text alone, whatever the delta boundaries, and memory is the ring and the rules'
 // bounded state.
 // The ring starts small and doubles while it holds the whole side at most half full, up to the plan's
@@ -42,6 +42,7 @@ export class SideScanner {
   private readonly tokenizer: Tokenizer
   private readonly symbolRun: SymbolRunRule
   private readonly letterCycle: LetterCycleRule
+  private readonly growingLine: GrowingLineRule
   private readonly chunks: IdenticalChunksRule
   private readonly stride: number
   private untilStrideEnd: number
@@ -56,7 +57,8 @@ export class SideScanner {
     const novelty = new NoveltyRule(plan.novelty)
     this.tokenPeriod = new TokenPeriodRule(plan.tokenPeriod, this.ring, this.mask)
     const units = new UnitReader(new PhrasePoolRule(plan.pool), novelty, plan.tool)
-    this.tokenizer = new Tokenizer(novelty, units, this.tokenPeriod, new GrowingLineRule(plan.growingLine), plan.tool ? new JsonUnescaper() : undefined)
+    this.tokenizer = new Tokenizer(novelty, units, this.tokenPeriod, plan.tool ? new JsonUnescaper() : undefined)
+    this.growingLine = new GrowingLineRule(plan.growingLine)
     this.symbolRun = new SymbolRunRule(plan.symbolRun, plan.tool)
     this.letterCycle = new LetterCycleRule(plan.letterCycle)
     this.chunks = new IdenticalChunksRule(plan.maxIdenticalChunks)
@@ -101,7 +103,9 @@ export class SideScanner {
   private examine(from: number, to: number): RuleFinding | undefined {
     // Grown here, not per delta: the next stride's chars then fit as well (a check per push costs more).
     if (to + this.stride > this.roomUntil) this.growRing(to + this.stride)
-    return this.tokenizer.scan(this.ring, this.mask, from, to) ?? this.symbolRun.scan(this.ring, this.mask, from, to)
-      ?? this.letterCycle.scan(this.ring, this.mask, to) ?? this.cycle.check(to)
+    const tokenizer = this.tokenizer
+    return tokenizer.scan(this.ring, this.mask, from, to)
+      ?? this.growingLine.scan(this.ring, this.mask, tokenizer.lineBreaks, tokenizer.lineBreakCount)
+      ?? this.symbolRun.scan(this.ring, this.mask, from, to) ?? this.letterCycle.scan(this.ring, this.mask, to) ?? this.cycle.check(to)
   }
 }
