@@ -105,10 +105,11 @@ export const DETECTOR_SETTINGS = {
   // purpose (a correct 50 × 50 board of zeros spans 9.5 K in the real-output corpus, a 40 × 40 zero
   // matrix 6.6 K), and a loop of them ran unbounded before this span: 17 real loops of zero rows and
   // boards (real-output corpus), AlpacaEval's of `|---|` up to 16 K. 32,768 is the novelty data span, the
-  // longest stretch of data any rule allows (the 6,144 data span cut the board and the matrix).
+  // longest stretch of data any rule allows (the 6,144 data span cut the board and the matrix). One value
+  // other than 0 among marks (`, 5, 5`) is no divider but values (rules/cycle.ts `dividerKind`).
   dividerMinSpan: {
     default: 32768, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) an exact repetition (cycle) must span when its period holds fewer than two distinct letters or digits (a divider of several marks, a row of zeros, blank lines), on every side; 0: never cut.',
+    description: 'Length (chars) an exact repetition (cycle) must span when its period holds no letter or digit but 0, or one letter or digit with no mark beside it (a divider of several marks, a row of zeros, blank lines, a board row of one letter), on every side; 0: never cut.',
   },
   // Cost against latency: each side is read one stride at a time, so a verdict comes at most a stride
   // after its evidence.

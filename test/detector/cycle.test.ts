@@ -115,6 +115,21 @@ describe('cycle', () => {
     }
   })
 
+  // One value said again in a list or a string (`, 5, 5`, `'o', 'o'`) ran to the output cap in 20 real
+  // loops (ZeroEval, reasoning-gym): as a period of one digit or letter among marks it waited for the
+  // divider span (32,768). It is a value now, cut as values are; zeros and escaped white space stay padding.
+  it.each([', 5', "'o', ", '+ 4 ', '[7]'])('reads one value said again among marks (%j) as values, not a divider: cut within the values span', (unit) => {
+    for (const side of ['reasoning', 'text'] as const) {
+      const { trip, latency } = feedAfter(PROSE_EN + '\nThe list is [3', unit.repeat(Math.ceil(5000 / unit.length)), side)
+      expect(trip?.rule, unit).toBe('cycle')
+      expect(latency, unit).toBeLessThanOrEqual(DEFAULT_CONFIG.valuesMinSpan + 2 * stride)
+    }
+    for (const padding of [', 0', '\\n', ' 1 ']) {
+      const { trip } = feedAfter(PROSE_EN + '\n', padding.repeat(Math.ceil(5000 / padding.length)), 'text', { config: { symbolRunMinChars: 0, dividerRunMinChars: 0 } })
+      expect(trip, padding).toBeUndefined()
+    }
+  })
+
   it('waits for the longer tool-side span', () => {
     const line = 'We insert the seen id into the table once more\n'
     const loop = line.repeat(200)

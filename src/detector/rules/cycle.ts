@@ -30,6 +30,8 @@ const NOT_DIVIDER = 0
 const LINE_DIVIDER = 1
 /** Another period with fewer than two distinct letters or digits: zero rows, blank lines, a board of one mark. */
 const DIVIDER = 2
+const DIGIT_ZERO = 48
+const BACKSLASH = 92
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
 const LINE_HEAD_CHARS = 256
 
@@ -240,7 +242,7 @@ export class CycleRule {
 
   /**
    * Whether the period holds fewer than two distinct letters or digits: marks alone in one line (a rule
-   * of `|---` or `-=`), or a divider of another kind (zero rows, blank lines, one letter among marks).
+   * of `|---` or `-=`), or a divider of another kind (zero rows, blank lines, one letter between spaces).
    * A tag is markup, never a divider, whatever its letters: `</s>` (the end-of-sequence token of
    * Llama and Mistral models) said again 270 times by a real Mistral-Nemo answer (ZeroEval's GSM8K
    * outputs) waited for the divider span.
@@ -248,15 +250,27 @@ export class CycleRule {
   private dividerKind(last: number, period: number): number {
     let first = -1
     let lineBreak = false
+    let mark = false
+    let whiteEscape = false
     for (let i = 0; i < period; i++) {
       const code = this.ring[(last - i) & this.mask]
       // The period repeats back to back: the char after its last is its first.
       if (code === 60 && opensTag(this.ring[(i === 0 ? last - period + 1 : last - i + 1) & this.mask])) return NOT_DIVIDER
       if (code === 10 || code === 13) lineBreak = true
-      if (!isWordChar(code)) continue
+      if (!isWordChar(code)) {
+        if (!isWhitespace(code)) mark = true
+        continue
+      }
+      // `\n`, `\t`, `\r` written out are white space, as symbol-run reads them.
+      if ((code === 110 || code === 116 || code === 114) && this.ring[(i === period - 1 ? last : last - i - 1) & this.mask] === BACKSLASH) whiteEscape = true
       if (first === -1) first = code
       else if (code !== first) return NOT_DIVIDER
     }
+    // One value said again among marks (`, 5, 5`, `'o', 'o'`) is a list or a string written on
+    // and on, not padding: it waited for the divider span past the end of 20 real loops (ZeroEval,
+    // reasoning-gym), and no real normal or npm document repeats one so past the cycle span. Zeros are
+    // padding (a zero-filled array, a board of `0`), a letter with no mark is a row of a board.
+    if (first !== -1 && first !== DIGIT_ZERO && mark && !whiteEscape) return NOT_DIVIDER
     return first === -1 && !lineBreak ? LINE_DIVIDER : DIVIDER
   }
 }
