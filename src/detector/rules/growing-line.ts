@@ -3,8 +3,9 @@
 // divisible by 7)`, `- 10000 (...)`; an include path growing by `_iterator` a line). No two lines are the
 // same and the text is not periodic, so cycle and token-period never see it; each line is one new token,
 // so novelty sees new material. It runs until the output cap, each line longer than the last.
-// This rule reads each line that ended in a stride (the tokenizer notes where) and asks whether it is one of the last few lines grown by one more
-// copy of a fragment it already holds (an insertion that continues a periodic run), or one of them again.
+// This rule reads each line that ended in a stride (the tokenizer notes where) and asks whether it is
+// one of the last few lines grown by one more copy of a fragment it already holds (an insertion that
+// continues a periodic run), or one of them again.
 // A stretch of such lines adds nothing but the growth: when a line in it has grown four times over and the
 // stretch spans `minChars`, the rule trips.
 // Deliberately let through: text with anything new between the grown lines (a step that lists its state
@@ -39,7 +40,7 @@ const MIN_GROWTHS = 4
 const MAX_INSERTION = 64
 /** The fragment the insertion copies lies at most this far back in the line. */
 const MAX_FRAGMENT = 64
-/** Chars after its white space a line needs to start a stretch: the real grown lines start at 26 and more. */
+/** Chars after its white space a line needs to start a stretch: the real loops' first grown lines hold 26 or more. */
 const MIN_COMPARED_CHARS = 16
 
 export class GrowingLineRule {
