@@ -1,9 +1,9 @@
 // One side of one call (reasoning, visible text or tool arguments). Characters go into a ring of recent
 // text the rules share (the cycle rule writes and indexes each char in one pass). At each multiple of
 // `cycleCheckStride` the tokenizer reads that stride for the token and unit rules, in text order, then
-// the growing-line rule reads the lines that ended in it, and the symbol-run, letter-cycle and cycle checks run at its end. So every rule but identical-chunks
-// decides on the text alone, whatever the delta boundaries, and memory is the ring and the rules'
-// bounded state.
+// the growing-line rule reads the lines that ended in it, and the symbol-run, letter-cycle and cycle
+// checks run at its end. So every rule but identical-chunks decides on the text alone, whatever the
+// delta boundaries, and memory is the ring and the rules' bounded state.
 // The ring starts small and doubles while it holds the whole side at most half full, up to the plan's
 // size: most calls are far shorter than the 64 K chars the longest period needs, and zeroing the whole
 // ring and its index for each made a tenth of the detector's time on the npm corpus. Every offset the
