@@ -11,7 +11,7 @@
 // when a recent 8-gram has no twin in reach (`hasFreshGram`), as at almost every check of normal text.
 // Positions are int32 (a fifth faster than doubles here); 2^31 chars is far above any output cap.
 
-import { isWhitespace, isWordChar } from '../text/char-classes.ts'
+import { endsWhiteEscape, isWhitespace, isWordChar } from '../text/char-classes.ts'
 import { dataSpanOf, opensLikeData, opensTag, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 
@@ -31,7 +31,6 @@ const LINE_DIVIDER = 1
 /** Another period with fewer than two distinct letters or digits: zero rows, blank lines, a board of one mark. */
 const DIVIDER = 2
 const DIGIT_ZERO = 48
-const BACKSLASH = 92
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
 const LINE_HEAD_CHARS = 256
 
@@ -261,8 +260,9 @@ export class CycleRule {
         if (!isWhitespace(code)) mark = true
         continue
       }
-      // `\n`, `\t`, `\r` written out are white space, as symbol-run reads them.
-      if ((code === 110 || code === 116 || code === 114) && this.ring[(i === period - 1 ? last : last - i - 1) & this.mask] === BACKSLASH) whiteEscape = true
+      // `\n`, `\t`, `\r` written out are white space, as symbol-run reads them (the char before the
+      // period's first is its last: the repetition spans 2.5 periods at least).
+      if (endsWhiteEscape(this.ring, this.mask, last - i)) whiteEscape = true
       if (first === -1) first = code
       else if (code !== first) return NOT_DIVIDER
     }

@@ -11,7 +11,7 @@
 // Cost: a stride is read backwards only as far as the runs reaching its end, two or three chars in
 // normal text; memory: a few numbers.
 
-import { isLetter, isWhitespace, lowerAscii } from '../text/char-classes.ts'
+import { endsWhiteEscape, isLetter, isWhitespace, lowerAscii } from '../text/char-classes.ts'
 import type { RuleFinding } from '../finding.ts'
 
 const VARIATION_SELECTOR = 0xfe0f
@@ -21,8 +21,6 @@ const LINE_FEED = 10
 /** Units per line break from which a run across lines is a grid (a board's row holds several cells). */
 const GRID_MIN_ROW_UNITS = 4
 const LETTER_N = 110
-const LETTER_R = 114
-const LETTER_T = 116
 
 // Units that legitimately run long: dividers and rules, padding, closers of nested code, laughter.
 const LONG_ASCII = new Uint8Array(128)
@@ -51,7 +49,7 @@ function lastInk(ring: Uint16Array, mask: number, from: number, to: number): num
   for (let position = to - 1; position >= from; position--) {
     const code = ring[position & mask]
     if (isWhitespace(code) || code === VARIATION_SELECTOR || code === ZERO_WIDTH_JOINER) continue
-    if ((code === LETTER_N || code === LETTER_R || code === LETTER_T) && ring[(position - 1) & mask] === BACKSLASH) {
+    if (endsWhiteEscape(ring, mask, position)) {
       position--
       continue
     }
@@ -137,7 +135,7 @@ export class SymbolRunRule {
       if (isWhitespace(code) || code === VARIATION_SELECTOR || code === ZERO_WIDTH_JOINER) continue
       if (this.jsonText && code === BACKSLASH) continue
       // The char before `from` is still in the ring: an escape or a surrogate pair may straddle strides.
-      if (this.jsonText && (code === LETTER_N || code === LETTER_R || code === LETTER_T) && position > 0 && ring[(position - 1) & mask] === BACKSLASH) {
+      if (this.jsonText && endsWhiteEscape(ring, mask, position)) {
         if (code === LETTER_N) {
           if (alive1) pending1++
           if (alive2 || seen < 2) pending2++

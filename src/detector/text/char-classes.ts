@@ -15,6 +15,15 @@ export function isWordChar(code: number): boolean {
   return known === 2
 }
 
+/**
+ * Whether the char at `position` of `ring` (offset i at `i & mask`) is the letter of a white-space escape
+ * written out (`\n`, `\r`, `\t`, its backslash just before it): white space in JSON text.
+ */
+export function endsWhiteEscape(ring: Uint16Array, mask: number, position: number): boolean {
+  const code = ring[position & mask]
+  return (code === 110 || code === 114 || code === 116) && position > 0 && ring[(position - 1) & mask] === 92
+}
+
 export function isDigit(code: number): boolean {
   return code >= 48 && code <= 57
 }
