@@ -4,38 +4,23 @@
 // something new on every step, a partition list, a triangle of stars and a path broken down are not.
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CONFIG, DetectorPlan, StreamDetector } from '../../src/detector/index.ts'
+import { grownLineLoop } from '../fixtures/detector/field-shapes.mjs'
 import { feed, feedFixed } from './feed.ts'
 
-const LEAD = 'The configuration the migration needs, one setter a line, as the service reads it at start-up:\n\n'
-
-/** `lines` lines, each `line(k)`, after LEAD; returns the text and where line `grownFrom` + 1 (the first grown one) begins. */
-function lines(count: number, line: (k: number) => string, firstGrown = 1): { text: string, onset: number, period: number } {
-  const all = Array.from({ length: count }, (_, k) => line(k))
-  const onset = LEAD.length + all.slice(0, firstGrown).reduce((sum, text) => sum + text.length + 1, 0)
-  return { text: LEAD + all.join('\n') + '\n', onset, period: all[firstGrown - 1]!.length + 1 }
-}
-
-const SHAPES = {
-  // An identifier grows by one of two fragments a line, as a setter name does in a runaway code answer.
-  identifier: lines(80, (k) => `    cache.setEvictionPolicy${'TtlWindow'.repeat(k >> 1)}${k & 1 ? 'Ttl' : ''}(0);`),
-  // A number grows by one digit a line while the check beside it stays the same.
-  number: lines(120, (k) => `- 1${'0'.repeat(k + 1)} (not divisible by 13)`),
-  // A builder call's option name grows every third line, the two lines between it said again each time.
-  interleaved: lines(90, (k) => k % 3 === 0 ? '  .addStringOption((option) =>'
-    : k % 3 === 1 ? `    option.setName('retry${'-fast-path'.repeat(Math.floor(k / 3) + 1)}').setDescription('How the retry runs.')`
-      : '  )', 2),
-  chinese: lines(80, (k) => `第一步：把重试队列${'的队列'.repeat(k + 1)}清空。`),
-}
+// The field shape's four forms (an identifier growing by two fragments in turn, a number by one digit, a
+// builder call's name every third line with the two lines between said again, an include path), in
+// English and Chinese; field-shapes.test.ts sweeps them over six seeds, here each is read rule by rule.
+const FORMS = (['en', 'zh'] as const).flatMap((language) => [1, 2, 3, 4].map((seed) => ({ language, seed })))
 // Every CJK character is a token, so a Chinese line grown by a fragment is also a run of tokens said again:
-// token-period cuts it first (within the same bound); here it is off, to read the growing-line rule alone.
-const ALONE: Partial<Record<keyof typeof SHAPES, { tokenPeriodMinRepeats: number }>> = { chinese: { tokenPeriodMinRepeats: 0 } }
+// token-period may cut it first (within the same bound); it is off here, to read the growing-line rule alone.
+const ALONE = { tokenPeriodMinRepeats: 0 }
 
 describe('growing-line', () => {
-  it.each(Object.keys(SHAPES) as (keyof typeof SHAPES)[])('cuts a line grown again and again (%s) within max(1,000, 3 lines) of the first grown line, on reasoning and text, the same cut at any delta', (shape) => {
-    const { text, onset, period } = SHAPES[shape]
+  it.each(FORMS)('cuts a line grown again and again ($language, form $seed) within max(1,000, 3 lines) of the first grown line, on reasoning and text, the same cut at any delta', ({ language, seed }) => {
     for (const side of ['reasoning', 'text'] as const) {
+      const { text, onset, period } = grownLineLoop({ seed, language, side })
       expect(feed(text, side)!.at - onset).toBeLessThanOrEqual(Math.max(1000, 3 * period))
-      const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta, ALONE[shape]))
+      const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta, ALONE))
       for (const trip of trips) {
         expect(trip?.rule).toBe('growing-line')
         expect(trip!.loopStart).toBe(trips[0]!.loopStart)
@@ -46,7 +31,7 @@ describe('growing-line', () => {
   })
 
   it('cuts it in tool arguments too, where the file is JSON-escaped', () => {
-    const { text } = SHAPES.identifier
+    const { text } = grownLineLoop({ seed: 4, language: 'en', side: 'text' })
     const args = JSON.stringify({ path: 'src/cache.ts', content: text }).slice(0, -2)
     expect(feed(args, 'tool')?.rule).toBe('growing-line')
   })
@@ -72,7 +57,7 @@ describe('growing-line', () => {
   })
 
   it('is off on a side watched verbatim and at a span of 0', () => {
-    const { text } = SHAPES.identifier
+    const { text } = grownLineLoop({ seed: 4, language: 'en', side: 'text' })
     expect(feed(text, 'text', { detector: new StreamDetector(new DetectorPlan({}, { text: 'verbatim' })) })?.rule).not.toBe('growing-line')
     expect(feed(text, 'text', { config: { growingLineMinChars: 0 } })?.rule).not.toBe('growing-line')
     expect(DEFAULT_CONFIG.growingLineMinChars).toBeGreaterThan(0)
