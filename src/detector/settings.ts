@@ -347,16 +347,17 @@ export const DETECTOR_SETTINGS = {
   // within ~350 chars of its onset.
   symbolRunMinChars: {
     default: 256, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of one punctuation mark, emoji, letter or CJK character, or of two letters alternating (white space between allowed), that trips the symbol-run rule in reasoning/text; 0 turns it off for reasoning and text.',
+    description: 'Length (chars) of a run of one punctuation mark, emoji, letter or CJK character, or of two letters alternating (white space between allowed), that trips the symbol-run rule in reasoning/text, and of white space holding that many chars of escapes written out (\\n \\t \\r); 0 turns it off for reasoning and text.',
   },
   // Dividers and laughter are written long on purpose: 1,536 clears the normal shapes' 1,200-char rule
   // and 3.5 × the corpus's longest. A rule of several marks in one line (`|---|`, `-=-=`, `**_`) is drawn
   // as one of one mark is, so the cycle rule cuts it at this span too: real loops of them ran 16 K uncut.
   // White space alone is padding too: real loops of it ran to 57 K uncut, and the longest in a real
-  // normal is a table cell of 1,216 spaces (symbol-run.ts `lastInk`).
+  // normal is a table cell of 1,216 spaces (symbol-run.ts `lastInk`). Its escapes written out are not
+  // (`symbolRunMinChars`): a real normal holds at most 8 chars of them in one run, the npm corpus 52.
   dividerRunMinChars: {
     default: 1536, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w), or of white space alone (spaces, line breaks, tabs, their escapes), that trips the symbol-run rule in reasoning/text, and of a period of marks alone in one line (|---, -=) repeated that trips the cycle rule; 0 lets such runs through.',
+    description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w), or of white space alone (spaces, line breaks, tabs), that trips the symbol-run rule in reasoning/text, and of a period of marks alone in one line (|---, -=) repeated that trips the cycle rule; 0 lets such runs through.',
   },
   // The npm corpus's tool pass (JSON-escaped) peaks at 181 chars for the first class (a regex's `\b\b\b`);
   // 2,048 cuts within 2,150 chars at 64-char deltas.

@@ -54,7 +54,7 @@ describe('symbol run', () => {
   }
 
   // White space alone is padding: real loops wrote nothing but spaces or line breaks for 14-57 K chars
-  // (real-output corpus), and `\n` in a JSON answer up to the length limit (ZeroEval, Gemma 2).
+  // (real-output corpus).
   it.each(['\n', ' ', '\t', '\r\n', '\n    ', '\u00a0', ' \n\t ', '\\n', '\\t  '])('cuts white space alone (%j) at the divider length on every side, at any delta sizes', (unit) => {
     const prefix = 'The migration copies each table, then rebuilds its indexes in the background.\n'
     for (const side of ['reasoning', 'text', 'tool'] as const) {
@@ -70,6 +70,34 @@ describe('symbol run', () => {
         expect(trip!.at - prefix.length, side).toBeLessThanOrEqual(length + cycleCheckStride + 64)
       }
     }
+  })
+
+  // ZeroEval's Gemma 2 answers wrote `\n` (and `\n   `, `  \t`) out up to their length limit, cut 550
+  // chars past max(1,000, 3 periods) when such escapes counted as padding; in tool arguments they are
+  // the JSON's own white space.
+  it.each(['\\n', '\\n   ', '  \\t', '\\r\\n'])('cuts white-space escapes written out (%j) in reasoning and text once the run holds the symbol-run length of them, at any delta sizes', (unit) => {
+    const prefix = 'The migration copies each table, then rebuilds its indexes in the background.\n'
+    const text = prefix + unit.repeat(Math.ceil(6000 / unit.length))
+    const escapeShare = (unit.match(/\\[nrt]/g)!.length * 2) / unit.length
+    for (const side of ['reasoning', 'text'] as const) {
+      const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta, { maxIdenticalChunks: 0 }))
+      for (const trip of trips) {
+        expect(trip?.rule, side).toBe('symbol-run')
+        // The run of white space opens with the prefix's line break.
+        expect(trip!.loopStart, side).toBe(prefix.length - 1)
+        expect(trip!.at - prefix.length, side).toBeLessThanOrEqual(symbolRunMinChars / escapeShare + cycleCheckStride + 64)
+      }
+    }
+    const tool = feedFixed(text, 'tool', 16, { toolMaxIdenticalChunks: 0 })
+    expect(tool?.rule).toBe('symbol-run')
+    expect(tool!.at - prefix.length).toBeGreaterThanOrEqual(toolDividerRunMinChars)
+  })
+
+  it('lets the escapes a normal answer writes through: a JSON string with blank lines, a run of 26 `\\r` (npm corpus)', () => {
+    const answer = 'The config file should read:\n\n```json\n{ "banner": "Welcome!\\n\\n\\nPress any key\\r\\n", "pad": "' + '\\r'.repeat(26) + '" }\n```\n'
+    for (const side of ['reasoning', 'text'] as const) expect(feed(answer.repeat(1), side), side).toBeUndefined()
+    // Escapes amid padding count only as escapes: 1,216 spaces with a `\n` in them wait for the divider length.
+    expect(feed(`| Player${' '.repeat(1200)}\\n${' '.repeat(16)}| Team |\n`, 'text')).toBeUndefined()
   })
 
   it('lets white space shorter than the divider length through, and none at a divider length of 0', () => {

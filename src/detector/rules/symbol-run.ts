@@ -40,10 +40,10 @@ function isBmpLetter(char: number): boolean {
 /**
  * The offset of the last char in [from, to) that is neither white space nor a white-space escape (`\n`,
  * `\r`, `\t`: tool arguments, or a JSON answer written in the text), or -1. White space alone, whatever
- * its mix, is padding and trips at the divider span: four real loops of the real-output corpus wrote
- * nothing but spaces or line breaks for 14 K to 57 K chars, and ZeroEval's Gemma 2 answers `\n` for
- * 3-4 K chars up to their length limit, which no rule read; the longest white space in a real normal is
- * a table cell padded with 1,216 spaces (AlpacaEval, Claude 3 Opus).
+ * its mix, is padding and trips at the divider span (but for its escapes on the reasoning and text
+ * sides: `scan`): four real loops of the real-output corpus wrote nothing but spaces or line breaks for
+ * 14 K to 57 K chars; the longest white space in a real normal is a table cell padded with 1,216
+ * spaces (AlpacaEval, Claude 3 Opus).
  */
 function lastInk(ring: Uint16Array, mask: number, from: number, to: number): number {
   for (let position = to - 1; position >= from; position--) {
@@ -58,6 +58,16 @@ function lastInk(ring: Uint16Array, mask: number, from: number, to: number): num
     return position
   }
   return -1
+}
+
+/**
+ * How many chars of [from, to) are white-space escapes written out (`\n`, `\t`, `\r`, two chars each);
+ * an escape whose letter opens the range counts, as its backslash closed the stride before.
+ */
+function escapeChars(ring: Uint16Array, mask: number, from: number, to: number): number {
+  let chars = 0
+  for (let position = from; position < to; position++) if (endsWhiteEscape(ring, mask, position)) chars += 2
+  return chars
 }
 
 /** The finding of a run from `start` to the stride's end `to`, once it spans `minChars` (0: never). */
@@ -94,6 +104,8 @@ export class SymbolRunRule {
   private runUnits = 0
   /** Where the white space reaching the end of the last stride began (the side's start while all of it is). */
   private blankStart = 0
+  /** Chars of white-space escapes written out in that white space, reasoning and text sides only (`scan`). */
+  private blankEscapeChars = 0
 
   /** `jsonText`: the tool side, whose line breaks arrive JSON-escaped (`\n` counts as white space). */
   constructor(private readonly thresholds: SymbolRunThresholds, private readonly jsonText: boolean) {}
@@ -102,9 +114,17 @@ export class SymbolRunRule {
   scan(ring: Uint16Array, mask: number, from: number, to: number): RuleFinding | undefined {
     if (this.thresholds.minChars === 0) return undefined
     const ink = lastInk(ring, mask, from, to)
-    if (ink >= 0) this.blankStart = ink + 1
-    else {
-      const blank = runFinding(this.blankStart, to, this.thresholds.dividerMinChars)
+    // White space is padding, but on the reasoning and text sides an escape written out (`\n\n\n`) is
+    // text the model types, a unit like any other: a run holding `minChars` chars of them trips there.
+    // Real normals hold at most 8 such chars in one run of white space, the npm corpus 52 (`\r\r\r`);
+    // ZeroEval's Gemma 2 answers wrote them for 3-4 K chars, each cut 550 chars past the bound before.
+    if (ink >= 0) {
+      this.blankStart = ink + 1
+      this.blankEscapeChars = this.jsonText ? 0 : escapeChars(ring, mask, ink + 1, to)
+    } else {
+      if (!this.jsonText) this.blankEscapeChars += escapeChars(ring, mask, from, to)
+      const { minChars, dividerMinChars } = this.thresholds
+      const blank = runFinding(this.blankStart, to, this.blankEscapeChars >= minChars ? minChars : dividerMinChars)
       if (blank) return blank
     }
     // c0: the unit at the stride's end; c1: the one before it. Run 1 repeats c0, run 2 alternates c0, c1.
