@@ -347,7 +347,7 @@ export const DETECTOR_SETTINGS = {
   // within ~350 chars of its onset.
   symbolRunMinChars: {
     default: 256, min: 0, max: 1048576, integer: true,
-    description: 'Length (chars) of a run of one punctuation mark, emoji, letter or CJK character, or of two letters alternating (white space between allowed), that trips the symbol-run rule in reasoning/text, and of white space holding that many chars of escapes written out (\\n \\t \\r); 0 turns it off for reasoning and text.',
+    description: 'Length (chars) of a run of one punctuation mark, emoji, letter or CJK character, or of two letters alternating (white space between allowed), that trips the symbol-run rule in reasoning/text, as does white space holding that many chars of escapes written out (\\n \\t \\r) or a divider mark (not a bracket) alone on each line for that long; 0 turns it off for reasoning and text.',
   },
   // Dividers and laughter are written long on purpose: 1,536 clears the normal shapes' 1,200-char rule
   // and 3.5 × the corpus's longest. A rule of several marks in one line (`|---|`, `-=-=`, `**_`) is drawn

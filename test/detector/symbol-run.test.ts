@@ -93,6 +93,35 @@ describe('symbol run', () => {
     expect(tool!.at - prefix.length).toBeGreaterThanOrEqual(toolDividerRunMinChars)
   })
 
+  // Five ZeroEval answers of Gemma 2 wrote `\` a line up to their length limit, an AlpacaEval answer `-`
+  // then a blank line: cut at the divider length, 550 chars past the bound, before.
+  it.each(['\\\n', '-\n\n', '0\n', '|\n', '=\n'])('cuts a divider mark alone on each line (%j) in reasoning and text at the symbol-run length, at any delta sizes', (unit) => {
+    const prefix = 'The migration copies each table, then rebuilds its indexes in the background.\n'
+    const text = prefix + unit.repeat(Math.ceil(4000 / unit.length))
+    for (const side of ['reasoning', 'text'] as const) {
+      const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta, { maxIdenticalChunks: 0 }))
+      for (const trip of trips) {
+        expect(trip?.rule, side).toBe('symbol-run')
+        expect(trip!.loopStart, side).toBe(prefix.length)
+        expect(trip!.at - prefix.length, side).toBeLessThanOrEqual(symbolRunMinChars + cycleCheckStride + 64)
+      }
+    }
+  })
+
+  it('lets closers of nested code (a bracket a line, indented or not) and a mark a line in tool arguments wait for the divider length', () => {
+    const closers = Array.from({ length: 24 }, (_, depth) => `${' '.repeat(2 * (23 - depth))}}`).join('\n') + '\n'
+    for (const side of ['reasoning', 'text'] as const) {
+      expect(feed(closers, side), side).toBeUndefined()
+      expect(feed(')\n'.repeat(600), side), side).toBeUndefined()
+      // Indented, a mark a line is no longer alone on it: `-` items of an empty list wait too.
+      expect(feed('  -\n'.repeat(300), side), side).toBeUndefined()
+    }
+    const file = JSON.stringify({ path: 'pad.txt', content: '-\n'.repeat(1500) })
+    const trip = feedFixed(file, 'tool', 16, { toolMaxIdenticalChunks: 0 })
+    expect(trip?.rule).toBe('symbol-run')
+    expect(trip!.repeatedChars).toBeGreaterThanOrEqual(toolDividerRunMinChars)
+  })
+
   it('lets the escapes a normal answer writes through: a JSON string with blank lines, a run of 26 `\\r` (npm corpus)', () => {
     const answer = 'The config file should read:\n\n```json\n{ "banner": "Welcome!\\n\\n\\nPress any key\\r\\n", "pad": "' + '\\r'.repeat(26) + '" }\n```\n'
     for (const side of ['reasoning', 'text'] as const) expect(feed(answer.repeat(1), side), side).toBeUndefined()

@@ -24,6 +24,11 @@ export function endsWhiteEscape(ring: Uint16Array, mask: number, position: numbe
   return (code === 110 || code === 114 || code === 116) && position > 0 && ring[(position - 1) & mask] === 92
 }
 
+/** ( ) [ ] { } < > */
+export function isBracket(code: number): boolean {
+  return code === 40 || code === 41 || code === 91 || code === 93 || code === 123 || code === 125 || code === 60 || code === 62
+}
+
 export function isDigit(code: number): boolean {
   return code >= 48 && code <= 57
 }

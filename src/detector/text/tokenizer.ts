@@ -4,7 +4,7 @@
 // with its offsets, so no text is kept; its masked hash stands what changes as a loop goes round (a run
 // holding a digit, an id's hex group) as one placeholder, for the novelty rule (docs/detector.md#units).
 
-import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isCjk, isDigit, isUpperAscii, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isBracket, isCjk, isDigit, isUpperAscii, isWhitespace, isWordChar, lowerAscii } from './char-classes.ts'
 import { isClosingQuote, isTightSeparator } from './data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
@@ -94,8 +94,7 @@ function isIdJoiner(code: number): boolean {
 }
 
 function isCodeMark(code: number): boolean {
-  return code === 40 || code === 41 || code === 91 || code === 93 || code === 123 || code === 125 || code === 60 || code === 62
-    || code === 61 || code === 59 || code === 38
+  return isBracket(code) || code === 61 || code === 59 || code === 38
 }
 
 function endsSentence(code: number): boolean {
