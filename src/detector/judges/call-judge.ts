@@ -48,24 +48,23 @@ class FourGrams {
       this.hasZero = true
       return
     }
-    const { slots, mask } = this
-    for (let slot = (hash ^ (hash >>> 16)) & mask; ; slot = (slot + 1) & mask) {
-      if (slots[slot] === hash) return
-      if (slots[slot] === 0) {
-        slots[slot] = hash
-        this.size++
-        return
-      }
+    const slot = this.slotOf(hash)
+    if (this.slots[slot] === 0) {
+      this.slots[slot] = hash
+      this.size++
     }
   }
 
   private has(hash: number): boolean {
-    if (hash === 0) return this.hasZero
+    return hash === 0 ? this.hasZero : this.slots[this.slotOf(hash)] === hash
+  }
+
+  /** The slot holding the non-zero `hash`, or the empty slot where it goes (the table is never full). */
+  private slotOf(hash: number): number {
     const { slots, mask } = this
-    for (let slot = (hash ^ (hash >>> 16)) & mask; ; slot = (slot + 1) & mask) {
-      if (slots[slot] === hash) return true
-      if (slots[slot] === 0) return false
-    }
+    let slot = (hash ^ (hash >>> 16)) & mask
+    while (slots[slot] !== hash && slots[slot] !== 0) slot = (slot + 1) & mask
+    return slot
   }
 
   /** The share of its grams that `within` holds too (0 when it holds none). */
