@@ -81,6 +81,46 @@ describe('cycle', () => {
     expect(feed(`${block}${block}${PROSE_ZH}`, 'text')).toBeUndefined()
   })
 
+  // A step list going round the same states while its numbers climb (MisguidedAttention's jug answers:
+  // DeepHermes 3 wrote `269. Fill 6L jug: (6, 6)` ... for 23 K chars, Qwen3 30B its bold steps to the
+  // length limit) is a loop whatever its numbers: a list item's number is a counter. Such a repetition is
+  // counted in copies, as code is (codeMinPeriods), since a list going round its items ends at its count.
+  const jugSteps = (from: number, count: number, indent = '', close = '.') => Array.from({ length: count }, (_, k) => {
+    const step = ['Fill 6L jug: (6, 6)', 'Pour into 12L jug: (12, 0)', 'Empty 12L jug: (0, 0)', 'Pour 6L from 6L into 12L: (6, 0)'][k % 4]
+    return `${indent}${from + k}${close} ${step}\n`
+  }).join('')
+
+  it.each(['reasoning', 'text'] as const)('cuts a numbered step list going round the same states (%s), the same cut at 3/16/64-char deltas', (side) => {
+    const prefix = `${PROSE_EN.slice(0, 1500)}\nLet me track the jugs:\n`
+    for (const [indent, close, from] of [['', '.', 100], ['  ', '.', 100], ['', ')', 1000], ['   ', '.', 33]] as const) {
+      const label = `${JSON.stringify(indent)} ${close} from ${from}`
+      const loop = jugSteps(from, 200, indent, close)
+      const period = jugSteps(from, 4, indent, close).length
+      const trips = [3, 16, 64].map((delta) => feedFixed(prefix + loop, side, delta))
+      for (const trip of trips) {
+        expect(trip?.rule, label).toBe('cycle')
+        expect(trip!.loopStart, label).toBe(trips[0]!.loopStart)
+        // Numbers that change length (99 to 100) break the repetition once, where it starts again.
+        expect(trip!.at - prefix.length, label).toBeLessThanOrEqual(from === 33 ? 67 * period + 1000 : Math.max(1000, DEFAULT_CONFIG.codeMinPeriods * period) + 64)
+      }
+    }
+  })
+
+  it('lets a numbered list that goes round its items end at its count, and counts no number but one opening a line', () => {
+    // AlpacaEval answers asked for 50 items: the last 24 go round the 12 before them, 2.7 rounds in all.
+    const items = Array.from({ length: 12 }, (_, k) => PROSE_EN.slice(k * 70, k * 70 + 60 + (k % 3) * 9).trim())
+    const list = Array.from({ length: 50 }, (_, k) => `${k + 1}. ${k < 15 ? PROSE_EN.slice(900 + k * 80, 960 + k * 80).trim() : items[(k - 15) % 12]}\n`).join('')
+    for (const side of ['reasoning', 'text'] as const) expect(feed(`Here are fifty:\n${list}\nI hope these help.`, side), side).toBeUndefined()
+    // A number inside a line is information (a total, a position): lines alike but for it are no cycle.
+    const tally = Array.from({ length: 120 }, (_, k) => `Year ${k + 1}. Balance after interest: ${1000 + k * 37}. Fill 6L jug: (6, 6)\n`).join('')
+    expect(feed(tally, 'text')?.rule).not.toBe('cycle')
+    // Without a counter the same steps are a verbatim loop: cut as before, within max(1,000, 3 periods).
+    const plain = jugSteps(0, 200).replace(/^\d+\. /gm, '- ')
+    const { trip, latency } = feedAfter(PROSE_EN.slice(0, 1500), plain, 'text')
+    expect(trip?.rule).toBe('cycle')
+    expect(latency).toBeLessThanOrEqual(target(plain.indexOf('- Fill', 10)))
+  })
+
   it('lets dividers and laughter through: a period with fewer than two distinct letters or digits', () => {
     for (const divider of ['='.repeat(3000), '-'.repeat(3000), '|---'.repeat(300) + '|', '哈'.repeat(3000), '─'.repeat(2000), ' '.repeat(3000), '0'.repeat(3000)]) {
       // The symbol-run rule cuts runs this long (symbol-run.test.ts); the cycle rule leaves them alone.

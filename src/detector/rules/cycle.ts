@@ -2,6 +2,9 @@
 // JSON block with template tokens restated verbatim (loops reported from DSH sessions have periods of
 // 89–409 chars in reasoning, 172 in visible text). It trips when the tail repeats with a period
 // d ≤ `maxPeriod` over max(`minSpan`, `minPeriods` × d) chars.
+// A list item's number is a counter, not content: a step list going round the same states while its
+// numbers climb (`269. Fill 6L jug: (6, 6)` ... `273. Fill 6L jug: (6, 6)`) repeats as verbatim as any
+// loop, so the digits of a number opening a line (`12.`, `12)`) match any digits of the same length.
 // Deliberately let through: a block repeated twice (2.5 periods are required); and, until their data
 // span, dividers and padding (a period with fewer than two distinct letters or digits) and what a model
 // writes on purpose (data-like.ts `dataSpanOf`, docs/detector.md#confidence).
@@ -11,7 +14,7 @@
 // when a recent 8-gram has no twin in reach (`hasFreshGram`), as at almost every check of normal text.
 // Positions are int32 (a fifth faster than doubles here); 2^31 chars is far above any output cap.
 
-import { endsWhiteEscape, isWhitespace, isWordChar } from '../text/char-classes.ts'
+import { endsWhiteEscape, isDigit, isWhitespace, isWordChar } from '../text/char-classes.ts'
 import { dataSpanOf, opensLikeData, opensTag, type DataSpans } from '../text/data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 
@@ -33,6 +36,11 @@ const DIVIDER = 2
 const DIGIT_ZERO = 48
 // How far back the start of the line a repetition begins in is looked for (a table row's head).
 const LINE_HEAD_CHARS = 256
+/** What a digit opening a line is hashed as, so that a list item's number does not break its 8-grams. */
+const COUNTER_CODE = 35
+/** The longest list number (digits) and the deepest indentation before it that count as a counter. */
+const COUNTER_MAX_DIGITS = 6
+const COUNTER_MAX_INDENT = 16
 
 function power(base: number, exponent: number): number {
   let result = 1
@@ -67,6 +75,8 @@ export class CycleRule {
   private dataSpan = 0
   private dataStart = 0
   private dataCheckedTo = 0
+  /** Whether the period being verified matched a list number against a different one. */
+  private matchedCounters = false
   private checks = 0
   private readonly shortMaxPeriod: number
   /** A lower bound of the chars any verified period matches (its span less one period). */
@@ -117,7 +127,10 @@ export class CycleRule {
       const code = text.charCodeAt(i)
       ring[position & mask] = code
       const outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
-      hash = (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
+      // A digit opening a line is hashed as one mark (looked at for digits alone, which are rare).
+      hash = (code - 48) >>> 0 < 10 || (outgoing - 48) >>> 0 < 10
+        ? this.rollWithCounters(hash, code, outgoing, position)
+        : (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
       if (position < GRAM - 1) continue
       const bucket = (hash ^ (hash >>> 15)) & TABLE_MASK
       const distance = position - bucketHeads[bucket]
@@ -125,6 +138,13 @@ export class CycleRule {
       bucketHeads[bucket] = position
     }
     this.rollingHash = hash
+  }
+
+  /** The rolling hash moved on by `code` at `position`, `outgoing` leaving it, a digit opening a line read as one mark. */
+  private rollWithCounters(hash: number, code: number, outgoing: number, position: number): number {
+    const incoming = isDigit(code) && this.opensLine(position) ? COUNTER_CODE : code
+    const leaving = isDigit(outgoing) && this.opensLine(position - GRAM) ? COUNTER_CODE : outgoing
+    return (Math.imul(hash, BASE) + incoming - Math.imul(leaving, BASE_TO_GRAM)) | 0
   }
 
   /** Checks the text up to `length` (the side's length after the last `add`). */
@@ -161,19 +181,25 @@ export class CycleRule {
       // keyword) fails there at once.
       const far = last - required + 1
       const middle = last - (required >> 1)
-      if (ring[far & mask] !== ring[(far - period) & mask] || ring[middle & mask] !== ring[(middle - period) & mask]) continue
+      this.matchedCounters = false
+      if (!this.repeats(far, period, last) || !this.repeats(middle, period, last)) continue
       let matched = 0
-      while (matched < required && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
+      while (matched < required && this.repeats(last - matched, period, last)) matched++
       if (matched < required) continue
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
-      while (last - matched >= oldest && ring[(last - matched) & mask] === ring[(last - matched - period) & mask]) matched++
+      while (last - matched >= oldest && this.repeats(last - matched, period, last)) matched++
       // A divider, a row of zeros or a blank line is written long on purpose: it waits for its own span.
       const divider = this.dividerKind(last, period)
       const dividerSpan = divider === LINE_DIVIDER ? this.thresholds.lineDividerMinSpan : this.thresholds.dividerMinSpan
       if (divider !== NOT_DIVIDER && dividerSpan === 0) return undefined
-      const dataSpan = divider !== NOT_DIVIDER ? dividerSpan
+      let dataSpan = divider !== NOT_DIVIDER ? dividerSpan
         : dataSpanOf(this.thresholds, ring, mask, length - period, length, 0, () => this.lineOpensLikeData(length - matched, length))
+      // A list that goes round its items with its numbers climbing ends at the count it was asked for:
+      // AlpacaEval's 50- and 100-item lists that cycle end 2.6-3.3 rounds in (9 answers), a step list
+      // going round the same states goes on for hundreds (MisguidedAttention's jug answers). So a
+      // repetition that holds only with list numbers masked is counted in copies, as code is.
+      if (this.matchedCounters) dataSpan = Math.max(dataSpan, Math.ceil((this.thresholds.codeMinPeriods - 1) * period))
       if (dataSpan > matched) {
         this.dataPeriod = period
         this.dataSpan = dataSpan
@@ -184,6 +210,54 @@ export class CycleRule {
       return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched, verifiedAt: length }
     }
     return undefined
+  }
+
+  /**
+   * Whether the char at `position` repeats the one `period` before it, or both are digits at the same
+   * place in list numbers of the same length (`last`: the newest char).
+   */
+  private repeats(position: number, period: number, last: number): boolean {
+    const code = this.ring[position & this.mask]
+    const earlier = this.ring[(position - period) & this.mask]
+    if (code === earlier) return true
+    if (!isDigit(code) || !isDigit(earlier)) return false
+    const place = this.counterDigitPlace(position, last)
+    if (place < 0 || place !== this.counterDigitPlace(position - period, last)) return false
+    this.matchedCounters = true
+    return true
+  }
+
+  /**
+   * Where the digit at `position` sits in a list item's number (`12.` or `12)` opening a line after
+   * white space): digits before it and after it, as one number, or -1 if it is no such digit.
+   */
+  private counterDigitPlace(position: number, last: number): number {
+    const { ring, mask } = this
+    if (!isDigit(ring[position & mask])) return -1
+    if (!this.opensLine(position)) return -1
+    let start = position
+    while (start > 0 && isDigit(ring[(start - 1) & mask])) start--
+    let end = position + 1
+    while (end <= last && end - start <= COUNTER_MAX_DIGITS && isDigit(ring[end & mask])) end++
+    if (end > last || end - start > COUNTER_MAX_DIGITS) return -1
+    const after = ring[end & mask]
+    if (after !== 46 && after !== 41) return -1
+    return (position - start) * (COUNTER_MAX_DIGITS + 1) + (end - start)
+  }
+
+  /** Whether only digits, then only spaces and tabs, stand between `position` and the line's start. */
+  private opensLine(position: number): boolean {
+    const { ring, mask } = this
+    let head = position
+    while (head > 0 && position - head < COUNTER_MAX_DIGITS && isDigit(ring[(head - 1) & mask])) head--
+    const digitsStart = head
+    while (head > 0 && digitsStart - head < COUNTER_MAX_INDENT) {
+      const code = ring[(head - 1) & mask]
+      if (code === 10 || code === 13) return true
+      if (code !== 32 && code !== 9) return false
+      head--
+    }
+    return head === 0
   }
 
   /**
@@ -201,9 +275,9 @@ export class CycleRule {
 
   /** Extends the data-like period over the chars since the last check; trips once it spans `dataSpan`. */
   private followData(length: number): RuleFinding | undefined {
-    const { ring, mask, dataPeriod } = this
+    const { dataPeriod } = this
     for (let i = this.dataCheckedTo; i < length; i++) {
-      if (ring[i & mask] !== ring[(i - dataPeriod) & mask]) {
+      if (!this.repeats(i, dataPeriod, length - 1)) {
         this.dataPeriod = 0
         return undefined
       }
@@ -260,6 +334,7 @@ export class CycleRule {
         if (!isWhitespace(code)) mark = true
         continue
       }
+      if (this.counterDigitPlace(last - i, last) >= 0) continue
       // `\n`, `\t`, `\r` written out are white space, as symbol-run reads them (the char before the
       // period's first is its last: the repetition spans 2.5 periods at least).
       if (endsWhiteEscape(this.ring, this.mask, last - i)) whiteEscape = true
