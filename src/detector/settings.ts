@@ -96,10 +96,12 @@ export const DETECTOR_SETTINGS = {
   // normal repeats code or symbols in one line (a move sequence) past the cycle span; 3.5 cuts 20 more
   // real loops within the bound but trips the test log. Values joined by operators (expressions,
   // assignments, moves) are cut as prose (data-like.ts `valueRowSpan`). A list of equal records waits for
-  // dataMinSpan (data-like.ts `repeatsOneListItem`), a board for valuesMinSpan.
+  // dataMinSpan (data-like.ts `repeatsOneListItem`), a board for valuesMinSpan. Lines alike but for the
+  // list numbers opening them are counted so too: AlpacaEval's 50- and 100-item lists that go round
+  // their items end 2.6-3.3 rounds in (at 2.5, 9 trip), a numbered step loop goes on for hundreds.
   codeMinPeriods: {
     default: 4.5, min: 0, max: 64, integer: false,
-    description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token, or symbols in one line (U U F F); 0 treats it like prose.',
+    description: 'Number of periods (copies of the block) an exact repetition (cycle, token-period) in reasoning/text must span, besides the cycle span, when what repeats is code or structured data (lines ending like code, JSON, CSV) holding no chat-template token, symbols in one line (U U F F), or lines alike but for the list numbers opening them (cycle); 0 treats it like prose.',
   },
   // A divider of several marks, a row of zeros or blank lines repeated verbatim is written long on
   // purpose (a correct 50 × 50 board of zeros spans 9.5 K in the real-output corpus, a 40 × 40 zero

@@ -195,10 +195,8 @@ export class CycleRule {
       if (divider !== NOT_DIVIDER && dividerSpan === 0) return undefined
       let dataSpan = divider !== NOT_DIVIDER ? dividerSpan
         : dataSpanOf(this.thresholds, ring, mask, length - period, length, 0, () => this.lineOpensLikeData(length - matched, length))
-      // A list that goes round its items with its numbers climbing ends at the count it was asked for:
-      // AlpacaEval's 50- and 100-item lists that cycle end 2.6-3.3 rounds in (9 answers), a step list
-      // going round the same states goes on for hundreds (MisguidedAttention's jug answers). So a
-      // repetition that holds only with list numbers masked is counted in copies, as code is.
+      // A repetition that holds only with list numbers masked is counted in copies, as code is: a list
+      // going round its items ends at the count it was asked for, a step loop goes on (`codeMinPeriods`).
       if (this.matchedCounters) dataSpan = Math.max(dataSpan, Math.ceil((this.thresholds.codeMinPeriods - 1) * period))
       if (dataSpan > matched) {
         this.dataPeriod = period
