@@ -38,6 +38,7 @@ const DIGIT_ZERO = 48
 const LINE_HEAD_CHARS = 256
 /** What a digit opening a line is hashed as, so that a list item's number does not break its 8-grams. */
 const COUNTER_CODE = 35
+const GRAM_BITS = (1 << GRAM) - 1
 /** The longest list number (digits) and the deepest indentation before it that count as a counter. */
 const COUNTER_MAX_DIGITS = 6
 const COUNTER_MAX_INDENT = 16
@@ -70,6 +71,8 @@ export class CycleRule {
   private readonly bucketHeads: Int32Array
   private mask: number
   private rollingHash = 0
+  /** Bit k: the char k places before the newest was hashed as `COUNTER_CODE` (the last `GRAM` chars). */
+  private counterBits = 0
   // A verified period that looks like data, followed until it spans `dataSpan` or breaks.
   private dataPeriod = 0
   private dataSpan = 0
@@ -123,14 +126,23 @@ export class CycleRule {
   write(text: string, from: number, to: number, position: number): void {
     const { ring, distanceBack, bucketHeads, mask } = this
     let hash = this.rollingHash
+    let counterBits = this.counterBits
     for (let i = from; i < to; i++, position++) {
       const code = text.charCodeAt(i)
       ring[position & mask] = code
-      const outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
-      // A digit opening a line is hashed as one mark (looked at for digits alone, which are rare).
-      hash = (code - 48) >>> 0 < 10 || (outgoing - 48) >>> 0 < 10
-        ? this.rollWithCounters(hash, code, outgoing, position)
-        : (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
+      let incoming = code
+      let outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
+      // A digit opening a line is hashed as one mark; only digits, and the 8 chars after such a one, are looked at.
+      if (counterBits !== 0 || (code - 48) >>> 0 < 10) {
+        if ((counterBits & (1 << (GRAM - 1))) !== 0) outgoing = COUNTER_CODE
+        const previousCounts = (counterBits & 1) !== 0
+        counterBits = (counterBits << 1) & GRAM_BITS
+        if ((code - 48) >>> 0 < 10 && (isDigit(ring[(position - 1) & mask]) && position > 0 ? previousCounts : this.opensLine(position))) {
+          counterBits |= 1
+          incoming = COUNTER_CODE
+        }
+      }
+      hash = (Math.imul(hash, BASE) + incoming - Math.imul(outgoing, BASE_TO_GRAM)) | 0
       if (position < GRAM - 1) continue
       const bucket = (hash ^ (hash >>> 15)) & TABLE_MASK
       const distance = position - bucketHeads[bucket]
@@ -138,13 +150,7 @@ export class CycleRule {
       bucketHeads[bucket] = position
     }
     this.rollingHash = hash
-  }
-
-  /** The rolling hash moved on by `code` at `position`, `outgoing` leaving it, a digit opening a line read as one mark. */
-  private rollWithCounters(hash: number, code: number, outgoing: number, position: number): number {
-    const incoming = isDigit(code) && this.opensLine(position) ? COUNTER_CODE : code
-    const leaving = isDigit(outgoing) && this.opensLine(position - GRAM) ? COUNTER_CODE : outgoing
-    return (Math.imul(hash, BASE) + incoming - Math.imul(leaving, BASE_TO_GRAM)) | 0
+    this.counterBits = counterBits
   }
 
   /** Checks the text up to `length` (the side's length after the last `add`). */
@@ -182,13 +188,16 @@ export class CycleRule {
       const far = last - required + 1
       const middle = last - (required >> 1)
       this.matchedCounters = false
-      if (!this.repeats(far, period, last) || !this.repeats(middle, period, last)) continue
+      if ((ring[far & mask] !== ring[(far - period) & mask] && !this.countersMatch(far, period, last))
+        || (ring[middle & mask] !== ring[(middle - period) & mask] && !this.countersMatch(middle, period, last))) continue
       let matched = 0
-      while (matched < required && this.repeats(last - matched, period, last)) matched++
+      while (matched < required && (ring[(last - matched) & mask] === ring[(last - matched - period) & mask]
+        || this.countersMatch(last - matched, period, last))) matched++
       if (matched < required) continue
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
-      while (last - matched >= oldest && this.repeats(last - matched, period, last)) matched++
+      while (last - matched >= oldest && (ring[(last - matched) & mask] === ring[(last - matched - period) & mask]
+        || this.countersMatch(last - matched, period, last))) matched++
       // A divider, a row of zeros or a blank line is written long on purpose: it waits for its own span.
       const divider = this.dividerKind(last, period)
       const dividerSpan = divider === LINE_DIVIDER ? this.thresholds.lineDividerMinSpan : this.thresholds.dividerMinSpan
@@ -211,14 +220,11 @@ export class CycleRule {
   }
 
   /**
-   * Whether the char at `position` repeats the one `period` before it, or both are digits at the same
-   * place in list numbers of the same length (`last`: the newest char).
+   * Whether the chars at `position` and `period` before it, not the same, are digits at the same place
+   * in list numbers of the same length (`last`: the newest char).
    */
-  private repeats(position: number, period: number, last: number): boolean {
-    const code = this.ring[position & this.mask]
-    const earlier = this.ring[(position - period) & this.mask]
-    if (code === earlier) return true
-    if (!isDigit(code) || !isDigit(earlier)) return false
+  private countersMatch(position: number, period: number, last: number): boolean {
+    if (!isDigit(this.ring[position & this.mask]) || !isDigit(this.ring[(position - period) & this.mask])) return false
     const place = this.counterDigitPlace(position, last)
     if (place < 0 || place !== this.counterDigitPlace(position - period, last)) return false
     this.matchedCounters = true
@@ -273,9 +279,9 @@ export class CycleRule {
 
   /** Extends the data-like period over the chars since the last check; trips once it spans `dataSpan`. */
   private followData(length: number): RuleFinding | undefined {
-    const { dataPeriod } = this
+    const { ring, mask, dataPeriod } = this
     for (let i = this.dataCheckedTo; i < length; i++) {
-      if (!this.repeats(i, dataPeriod, length - 1)) {
+      if (ring[i & mask] !== ring[(i - dataPeriod) & mask] && !this.countersMatch(i, dataPeriod, length - 1)) {
         this.dataPeriod = 0
         return undefined
       }
