@@ -130,19 +130,16 @@ export class CycleRule {
     for (let i = from; i < to; i++, position++) {
       const code = text.charCodeAt(i)
       ring[position & mask] = code
-      let incoming = code
-      let outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
+      const outgoing = position >= GRAM ? ring[(position - GRAM) & mask] : 0
       // A digit opening a line is hashed as one mark; only digits, and the 8 chars after such a one, are looked at.
-      if (counterBits !== 0 || (code - 48) >>> 0 < 10) {
-        if ((counterBits & (1 << (GRAM - 1))) !== 0) outgoing = COUNTER_CODE
+      if (counterBits === 0 && (code - 48) >>> 0 >= 10) hash = (Math.imul(hash, BASE) + code - Math.imul(outgoing, BASE_TO_GRAM)) | 0
+      else {
         const previousCounts = (counterBits & 1) !== 0
+        const leaving = (counterBits & (1 << (GRAM - 1))) !== 0 ? COUNTER_CODE : outgoing
         counterBits = (counterBits << 1) & GRAM_BITS
-        if ((code - 48) >>> 0 < 10 && (isDigit(ring[(position - 1) & mask]) && position > 0 ? previousCounts : this.opensLine(position))) {
-          counterBits |= 1
-          incoming = COUNTER_CODE
-        }
+        if ((code - 48) >>> 0 < 10 && (position > 0 && isDigit(ring[(position - 1) & mask]) ? previousCounts : this.opensLine(position))) counterBits |= 1
+        hash = (Math.imul(hash, BASE) + ((counterBits & 1) !== 0 ? COUNTER_CODE : code) - Math.imul(leaving, BASE_TO_GRAM)) | 0
       }
-      hash = (Math.imul(hash, BASE) + incoming - Math.imul(outgoing, BASE_TO_GRAM)) | 0
       if (position < GRAM - 1) continue
       const bucket = (hash ^ (hash >>> 15)) & TABLE_MASK
       const distance = position - bucketHeads[bucket]
