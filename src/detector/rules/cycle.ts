@@ -137,7 +137,7 @@ export class CycleRule {
         const previousCounts = (counterBits & 1) !== 0
         const leaving = (counterBits & (1 << (GRAM - 1))) !== 0 ? COUNTER_CODE : outgoing
         counterBits = (counterBits << 1) & GRAM_BITS
-        if ((code - 48) >>> 0 < 10 && (position > 0 && isDigit(ring[(position - 1) & mask]) ? previousCounts : this.opensLine(position))) counterBits |= 1
+        if (isDigit(code) && (position > 0 && isDigit(ring[(position - 1) & mask]) ? previousCounts : this.lineNumberStart(position) >= 0)) counterBits |= 1
         hash = (Math.imul(hash, BASE) + ((counterBits & 1) !== 0 ? COUNTER_CODE : code) - Math.imul(leaving, BASE_TO_GRAM)) | 0
       }
       if (position < GRAM - 1) continue
@@ -235,9 +235,8 @@ export class CycleRule {
   private counterDigitPlace(position: number, last: number): number {
     const { ring, mask } = this
     if (!isDigit(ring[position & mask])) return -1
-    if (!this.opensLine(position)) return -1
-    let start = position
-    while (start > 0 && isDigit(ring[(start - 1) & mask])) start--
+    const start = this.lineNumberStart(position)
+    if (start < 0) return -1
     let end = position + 1
     while (end <= last && end - start <= COUNTER_MAX_DIGITS && isDigit(ring[end & mask])) end++
     if (end > last || end - start > COUNTER_MAX_DIGITS) return -1
@@ -246,19 +245,22 @@ export class CycleRule {
     return (position - start) * (COUNTER_MAX_DIGITS + 1) + (end - start)
   }
 
-  /** Whether only digits, then only spaces and tabs, stand between `position` and the line's start. */
-  private opensLine(position: number): boolean {
+  /**
+   * Where the digits before `position` (at most `COUNTER_MAX_DIGITS`) start, when only spaces and tabs
+   * stand between them and the line's start; -1 otherwise.
+   */
+  private lineNumberStart(position: number): number {
     const { ring, mask } = this
-    let head = position
-    while (head > 0 && position - head < COUNTER_MAX_DIGITS && isDigit(ring[(head - 1) & mask])) head--
-    const digitsStart = head
-    while (head > 0 && digitsStart - head < COUNTER_MAX_INDENT) {
+    let start = position
+    while (start > 0 && position - start < COUNTER_MAX_DIGITS && isDigit(ring[(start - 1) & mask])) start--
+    let head = start
+    while (head > 0 && start - head < COUNTER_MAX_INDENT) {
       const code = ring[(head - 1) & mask]
-      if (code === 10 || code === 13) return true
-      if (code !== 32 && code !== 9) return false
+      if (code === 10 || code === 13) return start
+      if (code !== 32 && code !== 9) return -1
       head--
     }
-    return head === 0
+    return head === 0 ? start : -1
   }
 
   /**
