@@ -100,6 +100,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
       weakMinPeriods: config.noveltyWeakMinPeriods,
       weakPeriodsMaxSpan: config.noveltyWeakPeriodsMaxSpan,
       weakHistoryShare: config.noveltyWeakHistoryShare,
+      listMinRestatedShare: config.noveltyListMinRestatedShare,
       newMaterialShare: config.noveltyNewMaterialShare,
       newMaterialMinPeriod: config.noveltyNewMaterialMinPeriod,
       echoMinSpan: tool ? 0 : config.noveltyEchoMinSpan,

@@ -240,6 +240,22 @@ export const DETECTOR_SETTINGS = {
     default: 0.2, min: 0, max: 1, integer: false,
     description: 'Share of the side\'s text before a middle- or weak-level run that the run must also span (a long trace revisits its own material, so weak evidence must grow with it); 0 turns this off.',
   },
+  // The middle and weak levels read a share of familiar words, which a list of one frame has as a loop
+  // does: keyword lists of one stem ("Screenwriting apps for beginners", "Free screenwriting
+  // software", ...), AI topics in one frame, 100 factions "The X of Y", a reading list. A list names
+  // its items a line each, with no sentence end (units.ts `nameLine`), and says no item twice; a loop
+  // restates its own lines, word for word or with a counter changed. So a run made mostly of such lines
+  // must also hold this share of its chars in units said again. On the real-output corpus 0.2 lets 7 of
+  // the 10 answers the detector cut through (each such a list, at most 0.08 of it said again: 0.05 cuts
+  // a list of factions again, 0.1 leaves no margin), and every real loop is still cut within its bound
+  // (two of them 400-850 chars later); shapes and the held-out MisguidedAttention sweep are unchanged,
+  // at 0.3 too. Asked of every run, sentences too, it would also hold back a
+  // decision circled in new combinations of the same clauses (a shape: cut 17-22 K after its onset
+  // instead of 1.3-4.5 K), whose sentences are no list.
+  noveltyListMinRestatedShare: {
+    default: 0.2, min: 0, max: 1, integer: false,
+    description: 'Share of a middle- or weak-level run made mostly of whole lines with no sentence end (a list\'s items, titles) that must be units said before, word for word or with a counter changed (a list of one frame names new items, a loop restates its lines); 0 turns this off.',
+  },
   // Off: on real model output the echo level (a gram seen once is enough) cuts correct answers that
   // state one fact per sentence in one frame (a logic puzzle's solution) more often than loops, which the
   // weak level cuts later (docs/detector.md#latency-targets). `--set noveltyEchoMinSpan=512` tries it.

@@ -127,6 +127,27 @@ describe('novelty', () => {
     expect(feed(loop, 'text')?.rule).toBe('novelty')
   })
 
+  // Keyword lists of one stem were the real-output corpus's commonest cut answers (AlpacaEval, WildBench).
+  it('lets a list naming 60 new items in one frame through, and cuts the same frame going round its items', () => {
+    const audiences = ['beginners', 'students', 'professionals', 'Hollywood', 'indie filmmakers', 'Mac', 'Windows', 'Linux', 'iPad', 'Android', 'teams', 'novelists',
+      'playwrights', 'television', 'documentaries', 'comics', 'podcasts', 'video games', 'stage plays', 'short films', 'web series', 'animation', 'commercials',
+      'music videos', 'radio dramas', 'screenwriting classes', 'film schools', 'writers rooms', 'freelancers', 'agencies', 'producers', 'directors', 'script doctors',
+      'translators', 'festivals', 'contests', 'collaboration', 'outlining', 'storyboarding', 'budgeting', 'scheduling', 'revisions', 'formatting', 'pitch decks',
+      'treatments', 'loglines', 'table reads', 'cloud backup', 'offline use', 'dark mode', 'accessibility', 'low budgets', 'education', 'nonprofits', 'churches',
+      'YouTube creators', 'TikTok skits', 'audio books', 'kids', 'retirees']
+    const lead = 'Here are 60 keywords you could target for a screenwriting software site:\n\n'
+    for (const item of [(name: string, n: number) => `${n}. Screenwriting software for ${name}\n`, (name: string) => `Screenwriting software for ${name}\n`]) {
+      const list = `${lead}${audiences.map((name, i) => item(name, i + 1)).join('')}\nThese mix broad and long-tail terms.\n`
+      expect(feed(list, 'text')).toBeUndefined()
+      expect(feed(list, 'text', { config: { noveltyListMinRestatedShare: 0 } })?.rule).toBe('novelty')
+      // The same frame naming seven items over and over: its lines are said again, a loop's evidence.
+      const loop = lead + audiences.map((_, i) => item(audiences[i % 7], i + 1)).join('')
+      const trip = feed(loop, 'text', { config: exactRulesOff })
+      expect(trip?.rule).toBe('novelty')
+      expect(trip!.at).toBeLessThan(1500)
+    }
+  })
+
   it('cuts every paraphrase pool and decision circled of 48 seeds within its bound, at every delta size', () => {
     // The shape sweep reads seeds 1-6; the slowest cuts lie further out: with the echo level off and the
     // weak level waiting for noveltyWeakMinPeriods rounds, the slowest paraphrase pool is cut ~4,450 chars

@@ -30,6 +30,8 @@ export interface NoveltyThresholds {
   readonly historyTokens: number
   /** The middle and weak levels' runs must also span this share of the text before them. */
   readonly weakHistoryShare: number
+  /** The middle and weak levels' runs must also hold this share of their chars in units said again. */
+  readonly listMinRestatedShare: number
   /** A run must also last this many times the distance back to where its material was seen before. */
   readonly minPeriods: number
   /** The same, for the middle and weak levels: a list whose items share one frame ends by itself, a loop goes on. */
@@ -75,7 +77,7 @@ const RING_SIZE = 2048
  * either size, so the verdicts do not change).
  */
 const INITIAL_RING_SIZE = 256
-const RING_TABLES = 12
+const RING_TABLES = 14
 const GRAM_SEED = 0x6e6f7665
 /** What a unit's first tokens are joined to in their grams. */
 const UNIT_EDGE = 0x65646765
@@ -146,6 +148,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private plainSums!: Float64Array
   /** Chars of units said before word for word, and of pieces of a line cut for length (units.ts `openedAtCut`, `endsAtCut`). */
   private saidAgainSums!: Float64Array
+  /** Chars of units said before, word for word or with a counter changed (what a loop restates, a list of one frame never). */
+  restatedSums!: Float64Array
+  /** Chars of whole lines with no sentence end (units.ts `nameLine`): a list's names, a title. */
+  nameLineSums!: Float64Array
   /** The ring's tables above and below, in one list (`useRingTables`), and its mask. */
   private ringTables: Float64Array[] = []
   private ringMask = 0
@@ -170,8 +176,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly echoSpans: Float64Array
 
   constructor(readonly thresholds: NoveltyThresholds) {
-    this.middle = new FamiliarRun(thresholds.weakHistoryShare)
-    this.weak = new FamiliarRun(thresholds.weakHistoryShare)
+    this.middle = new FamiliarRun(thresholds.weakHistoryShare, thresholds.listMinRestatedShare)
+    this.weak = new FamiliarRun(thresholds.weakHistoryShare, thresholds.listMinRestatedShare)
     this.useRingTables(typedTables(Float64Array, RING_TABLES, INITIAL_RING_SIZE))
     // Per tier of the run (prose, slotted prose, data), the span each level needs: docs/detector.md#novelty.
     this.spans = Float64Array.of(thresholds.minSpan, thresholds.slottedMinSpan, Infinity)
@@ -184,7 +190,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private useRingTables(tables: Float64Array[]): void {
     this.ringTables = tables
     ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
-      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums] = tables
+      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums, this.restatedSums, this.nameLineSums] = tables
     this.ringMask = tables[0].length - 1
   }
 
@@ -285,7 +291,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const at = index & ringMask
     const before = (index - 1) & ringMask
     const first = index === 0
-    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, saidAgainSums, orderedSums, disorderedSums } = this
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, saidAgainSums, orderedSums, disorderedSums, restatedSums, nameLineSums } = this
     ends[at] = unit.end
     charSums[at] = (first ? 0 : charSums[before]) + chars
     creditSums[at] = (first ? 0 : creditSums[before]) + credit
@@ -296,6 +302,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     recurringSums[at] = (first ? 0 : recurringSums[before]) + recurring
     plainSums[at] = (first ? 0 : plainSums[before]) + (unit.plainSentence ? chars : 0)
     saidAgainSums[at] = (first ? 0 : saidAgainSums[before]) + (restatedUnit || unit.openedAtCut || unit.endsAtCut ? chars : 0)
+    restatedSums[at] = (first ? 0 : restatedSums[before]) + (restatedUnit ? chars : 0)
+    nameLineSums[at] = (first ? 0 : nameLineSums[before]) + (unit.nameLine ? chars : 0)
     orderedSums[at] = (first ? 0 : orderedSums[before]) + (ordered ? chars : 0)
     disorderedSums[at] = (first ? 0 : disorderedSums[before]) + (known && !ordered ? chars : 0)
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
@@ -386,13 +394,18 @@ export class NoveltyRule implements TokenReader, UnitRule {
 
 /** A familiar run at one level of evidence: where it began and the running sums there. */
 class FamiliarRun {
-  /** `historyShare`: the share of the text before the run that it must also span (weak evidence grows with the trace). */
-  constructor(private readonly historyShare = 0) {}
+  /**
+   * `historyShare`: the share of the text before the run that it must also span (weak evidence grows
+   * with the trace); `minRestatedShare`: the share of its chars in units said again it must also hold.
+   */
+  constructor(private readonly historyShare = 0, private readonly minRestatedShare = 0) {}
 
   private start = -1
   private chars = 0
   private prose = 0
   private slotted = 0
+  private restated = 0
+  private nameLines = 0
 
   stop(): void {
     this.start = -1
@@ -414,6 +427,8 @@ class FamiliarRun {
       this.chars = sums.charSums[from]
       this.prose = sums.proseSums[from]
       this.slotted = sums.slottedSums[from]
+      this.restated = sums.restatedSums[from]
+      this.nameLines = sums.nameLineSums[from]
     }
     const chars = sums.charSums[at] - this.chars
     const prose = sums.proseSums[at] - this.prose
@@ -422,6 +437,9 @@ class FamiliarRun {
     const tier = listLike ? DATA : prose * 2 >= chars ? PROSE : (prose + slotted) * 2 >= chars ? SLOTTED : DATA
     const span = end - this.start
     if (span < spans[tier] || span < periodSpan || span < this.historyShare * this.start) return undefined
+    // A list names its items a line each, and a list of one frame names new ones: such a run must
+    // also say some of its lines again, as a loop does (`noveltyListMinRestatedShare`).
+    if ((sums.nameLineSums[at] - this.nameLines) * 2 >= chars && sums.restatedSums[at] - this.restated < this.minRestatedShare * chars) return undefined
     return { rule: 'novelty', loopStart: this.start, repeatedChars: span, verifiedAt: end }
   }
 }

@@ -40,6 +40,8 @@ export interface Unit {
   openedAtCut: boolean
   /** It ends where a line too long for one unit was cut (`MAX_UNIT_CHARS`). */
   endsAtCut: boolean
+  /** A whole line with no sentence end in it: a title, a keyword, a list item's name. */
+  nameLine: boolean
   /**
    * A line of prose around values that carry state (`Move disk 1 from B to A`, `A and B cross: 3
    * minutes`): the novelty rule judges it at its data level, as a row of the state a puzzle moves through.
@@ -91,7 +93,7 @@ export class UnitReader implements TokenReader {
   private start = 0
   private tokenCount = 0
   private readonly unit: Unit = {
-    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false, openedAtCut: false, endsAtCut: false, stateRow: false,
+    start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false, openedAtCut: false, endsAtCut: false, nameLine: false, stateRow: false,
   }
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
@@ -129,6 +131,10 @@ export class UnitReader implements TokenReader {
   private marked = false
   /** Whether the current line's first unit opened like data. */
   private lineOpensLikeData = false
+  /** Whether the unit being read opened its line, or follows only a list item's number (`12.`) on it. */
+  private unitOpensLine = false
+  /** The unit just ended was a list item's number opening its line: the next one opens the item. */
+  private afterListNumber = false
 
   /** `allData`: every unit is keyed as data, case-sensitive (the tool side, whose text is files). */
   constructor(private first: UnitRule, private second: UnitRule, private allData: boolean) {}
@@ -167,6 +173,8 @@ export class UnitReader implements TokenReader {
       if (opensLine) this.lineOpensLikeData = this.opensLikeLog
       this.cutPiece = this.afterCut
       this.afterCut = false
+      this.unitOpensLine = opensLine || this.afterListNumber
+      this.afterListNumber = false
     } else if (token.spaced) {
       this.hash = Math.imul(this.hash ^ SPACE, FNV_PRIME)
       this.caseHash = Math.imul(this.caseHash ^ SPACE, FNV_PRIME)
@@ -210,10 +218,13 @@ export class UnitReader implements TokenReader {
 
   lineEnd(position: number): RuleFinding | undefined {
     this.lineStart = true
-    return this.endUnit(position + 1)
+    const finding = this.endUnit(position + 1, false, true)
+    this.afterListNumber = false
+    return finding
   }
 
-  private endUnit(end: number, cut = false): RuleFinding | undefined {
+  /** `cut`: a line too long for one unit is cut here; `lineEnds`: a line break ends it. */
+  private endUnit(end: number, cut = false, lineEnds = false): RuleFinding | undefined {
     const length = this.length
     if (length === 0) return undefined
     // A piece of a cut line is no phrase: a run of laughter cut every 320 chars gives identical pieces.
@@ -240,6 +251,8 @@ export class UnitReader implements TokenReader {
     unit.plainSentence = !shaped && !this.marked
     unit.openedAtCut = this.cutPiece
     unit.endsAtCut = cut
+    unit.nameLine = lineEnds && this.unitOpensLine && !this.cutPiece
+    this.afterListNumber = !lineEnds && !cut && this.unitOpensLine && this.tokenCount === 1 && this.slottedTokens === 1
     this.hash = FNV_OFFSET
     this.caseHash = FNV_OFFSET
     this.length = 0
