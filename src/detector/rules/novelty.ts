@@ -30,7 +30,7 @@ export interface NoveltyThresholds {
   readonly historyTokens: number
   /** The middle and weak levels' runs must also span this share of the text before them. */
   readonly weakHistoryShare: number
-  /** The middle and weak levels' runs must also hold this share of their chars in units said again. */
+  /** A middle- or weak-level run made mostly of name lines (a list's items) must also hold this share of its chars in units said again. */
   readonly listMinRestatedShare: number
   /** A run must also last this many times the distance back to where its material was seen before. */
   readonly minPeriods: number
@@ -396,7 +396,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
 class FamiliarRun {
   /**
    * `historyShare`: the share of the text before the run that it must also span (weak evidence grows
-   * with the trace); `minRestatedShare`: the share of its chars in units said again it must also hold.
+   * with the trace); `minRestatedShare`: the share of its chars in units said again it must also hold
+   * when it is made mostly of name lines (a list of one frame names new items, a loop restates its lines).
    */
   constructor(private readonly historyShare = 0, private readonly minRestatedShare = 0) {}
 
@@ -437,8 +438,8 @@ class FamiliarRun {
     const tier = listLike ? DATA : prose * 2 >= chars ? PROSE : (prose + slotted) * 2 >= chars ? SLOTTED : DATA
     const span = end - this.start
     if (span < spans[tier] || span < periodSpan || span < this.historyShare * this.start) return undefined
-    // A list names its items a line each, and a list of one frame names new ones: such a run must
-    // also say some of its lines again, as a loop does (`noveltyListMinRestatedShare`).
+    // A list names its items a line each, and a list of one frame names new ones: a run mostly of such
+    // lines must also say some of them again, as a loop does (`noveltyListMinRestatedShare`).
     if ((sums.nameLineSums[at] - this.nameLines) * 2 >= chars && sums.restatedSums[at] - this.restated < this.minRestatedShare * chars) return undefined
     return { rule: 'novelty', loopStart: this.start, repeatedChars: span, verifiedAt: end }
   }

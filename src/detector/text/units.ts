@@ -40,7 +40,7 @@ export interface Unit {
   openedAtCut: boolean
   /** It ends where a line too long for one unit was cut (`MAX_UNIT_CHARS`). */
   endsAtCut: boolean
-  /** A whole line with no sentence end in it: a title, a keyword, a list item's name. */
+  /** A whole line with no sentence end in it, a list item's number aside (`12. `): a title, a keyword, a list item's name. */
   nameLine: boolean
   /**
    * A line of prose around values that carry state (`Move disk 1 from B to A`, `A and B cross: 3
