@@ -230,6 +230,8 @@ describe('cycle', () => {
     ["Given the tight constraints, a white knight could move from (2,A) to (3,C), but (3,C) is occupied by a black knight; from (2,A) to (4,B) works only on a larger board.\n"],
     ['* Flashcards with vocabulary words (friend, best friend, close friend, classmate, neighbor, etc.)\n* Pictures of different types of friends (best friend, classmate, coworker, etc.)\n* Short sentences or dialogues showing how to greet a friend (written on the board)\n'],
     ['- DeWalt DWE7491RS 10-Inch Job Site Table Saw: portable and versatile, with a powerful motor and a large rip capacity for long boards. (Amazon rating: 4.8 stars out of 5)\n- Bosch 4100-09 10-Inch Worksite Table Saw: designed for precision and ease of use, with a modular blade guard system for safety. (Amazon rating: 4.6 stars out of 5)\n\n'],
+    // A quantifier's scope after its parenthesis is no record (MMLU-Pro, Llama 3.1 70B, said again for 3.9 K uncut).
+    ['We can rewrite it as (∀x){Ax ⊃ (∀y)[(Hy • Ly) ⊃ (Bxy ≡ F)]}. '],
   ] as const)('cuts a sentence said again (%j) within max(1,000, 3 periods), commas and parentheses aside', (unit) => {
     for (const side of ['reasoning', 'text'] as const) {
       const trip = feed(unit.repeat(Math.ceil(6000 / unit.length)), side)!
