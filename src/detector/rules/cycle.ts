@@ -185,16 +185,13 @@ export class CycleRule {
       const far = last - required + 1
       const middle = last - (required >> 1)
       this.matchedCounters = false
-      if ((ring[far & mask] !== ring[(far - period) & mask] && !this.countersMatch(far, period, last))
-        || (ring[middle & mask] !== ring[(middle - period) & mask] && !this.countersMatch(middle, period, last))) continue
+      if (!this.repeats(far, period, last) || !this.repeats(middle, period, last)) continue
       let matched = 0
-      while (matched < required && (ring[(last - matched) & mask] === ring[(last - matched - period) & mask]
-        || this.countersMatch(last - matched, period, last))) matched++
+      while (matched < required && this.repeats(last - matched, period, last)) matched++
       if (matched < required) continue
       // Trace the repetition back to its start (bounded by the ring).
       const oldest = Math.max(period, length - this.mask - 1 + period)
-      while (last - matched >= oldest && (ring[(last - matched) & mask] === ring[(last - matched - period) & mask]
-        || this.countersMatch(last - matched, period, last))) matched++
+      while (last - matched >= oldest && this.repeats(last - matched, period, last)) matched++
       // A divider, a row of zeros or a blank line is written long on purpose: it waits for its own span.
       const divider = this.dividerKind(last, period)
       const dividerSpan = divider === LINE_DIVIDER ? this.thresholds.lineDividerMinSpan : this.thresholds.dividerMinSpan
@@ -214,6 +211,14 @@ export class CycleRule {
       return { rule: 'cycle', loopStart: length - matched, repeatedChars: matched, verifiedAt: length }
     }
     return undefined
+  }
+
+  /**
+   * Whether the char at `position` repeats the one `period` before it (`last`: the newest char): the same
+   * char, or digits at the same place in list numbers of the same length.
+   */
+  private repeats(position: number, period: number, last: number): boolean {
+    return this.ring[position & this.mask] === this.ring[(position - period) & this.mask] || this.countersMatch(position, period, last)
   }
 
   /**
@@ -278,9 +283,9 @@ export class CycleRule {
 
   /** Extends the data-like period over the chars since the last check; trips once it spans `dataSpan`. */
   private followData(length: number): RuleFinding | undefined {
-    const { ring, mask, dataPeriod } = this
+    const { dataPeriod } = this
     for (let i = this.dataCheckedTo; i < length; i++) {
-      if (ring[i & mask] !== ring[(i - dataPeriod) & mask] && !this.countersMatch(i, dataPeriod, length - 1)) {
+      if (!this.repeats(i, dataPeriod, length - 1)) {
         this.dataPeriod = 0
         return undefined
       }
