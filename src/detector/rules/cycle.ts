@@ -16,6 +16,7 @@
 
 import { endsWhiteEscape, isDigit, isWhitespace, isWordChar } from '../text/char-classes.ts'
 import { dataSpanOf, opensLikeData, opensTag, type DataSpans } from '../text/data-like.ts'
+import { listNumberEnd, MAX_LIST_NUMBER_DIGITS } from '../text/list-number.ts'
 import type { RuleFinding } from '../finding.ts'
 
 const GRAM = 8
@@ -39,8 +40,7 @@ const LINE_HEAD_CHARS = 256
 /** What a digit opening a line is hashed as, so that a list item's number does not break its 8-grams. */
 const COUNTER_CODE = 35
 const GRAM_BITS = (1 << GRAM) - 1
-/** The longest list number (digits) and the deepest indentation before it that count as a counter. */
-const COUNTER_MAX_DIGITS = 6
+/** The deepest indentation before a list number that counts as a counter. */
 const COUNTER_MAX_INDENT = 16
 
 function power(base: number, exponent: number): number {
@@ -242,22 +242,19 @@ export class CycleRule {
     if (!isDigit(ring[position & mask])) return -1
     const start = this.lineNumberStart(position)
     if (start < 0) return -1
-    let end = position + 1
-    while (end <= last && end - start <= COUNTER_MAX_DIGITS && isDigit(ring[end & mask])) end++
-    if (end > last || end - start > COUNTER_MAX_DIGITS) return -1
-    const after = ring[end & mask]
-    if (after !== 46 && after !== 41) return -1
-    return (position - start) * (COUNTER_MAX_DIGITS + 1) + (end - start)
+    const end = listNumberEnd(ring, mask, start, last)
+    if (end < 0) return -1
+    return (position - start) * (MAX_LIST_NUMBER_DIGITS + 1) + (end - start)
   }
 
   /**
-   * Where the digits before `position` (at most `COUNTER_MAX_DIGITS`) start, when only spaces and tabs
+   * Where the digits before `position` (at most `MAX_LIST_NUMBER_DIGITS`) start, when only spaces and tabs
    * stand between them and the line's start; -1 otherwise.
    */
   private lineNumberStart(position: number): number {
     const { ring, mask } = this
     let start = position
-    while (start > 0 && position - start < COUNTER_MAX_DIGITS && isDigit(ring[(start - 1) & mask])) start--
+    while (start > 0 && position - start < MAX_LIST_NUMBER_DIGITS && isDigit(ring[(start - 1) & mask])) start--
     let head = start
     while (head > 0 && start - head < COUNTER_MAX_INDENT) {
       const code = ring[(head - 1) & mask]
