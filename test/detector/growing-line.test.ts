@@ -56,6 +56,41 @@ describe('growing-line', () => {
     expect(feed(partitions, 'text')).toBeUndefined()
   })
 
+  // A list item's number is a counter: a numbered list of test calls, each one copy of `ab` longer than
+  // the one before, ran to the output cap uncut in two held-out CodeLlama 70B answers (can-ai-code). A
+  // numbered stretch waits for twice the span, as a list that gains an item a line ends where its
+  // construction does (a real answer lists 11 jug moves cumulatively, a stretch of about 1,000 chars).
+  const numberedCalls = (count: number, indent = '') => 'Here is the function, then tests:\n\n```python\ndef substrcount(text, sub):\n    return text.count(sub)\n```\n\n'
+    + Array.from({ length: count }, (_, k) => `${indent}${k + 1}.  print(substrcount("abababab", "${'ab'.repeat(k + 1)}"))`).join('\n') + '\n'
+  const spanOfNumbered = 2 * DEFAULT_CONFIG.growingLineMinChars
+
+  it('cuts a numbered list of lines each one copy longer, numbers and all, within twice the span and a line of the first grown line', () => {
+    for (const indent of ['', '  ']) {
+      const text = numberedCalls(60, indent)
+      const onset = text.indexOf(`${indent}2.  print`)
+      const longestLine = Math.max(...text.split('\n').map((line) => line.length))
+      for (const side of ['reasoning', 'text'] as const) {
+        const trips = [3, 16, 64].map((delta) => feedFixed(text, side, delta, ALONE))
+        for (const trip of trips) {
+          expect(trip?.rule).toBe('growing-line')
+          expect(trip!.loopStart).toBe(trips[0]!.loopStart)
+          expect(trip!.at - onset).toBeLessThanOrEqual(spanOfNumbered + longestLine)
+        }
+      }
+    }
+  })
+
+  it('lets a numbered list that gains one move a line through, though the moves go round a plan of four', () => {
+    const plan = ['"fill 5"', '"pour 5->3"', '"empty 3"', '"pour 5->3"']
+    const moves = (k: number) => Array.from({ length: k }, (_, i) => plan[i % plan.length]).join(', ')
+    const lines = Array.from({ length: 14 }, (_, k) => `${k + 1}. \`[${moves(k + 1)}]\``)
+    const numbered = `Listing the moves as they add up:\n${lines.join('\n')}\n\nSo the sequence is:\n<answer>[${moves(14)}]</answer>\n`
+    for (const side of ['reasoning', 'text'] as const) expect(feed(numbered, side)).toBeUndefined()
+    // The same lines without their numbers wait for the plain span, and are cut there.
+    const bare = numbered.replace(/^\d+\. /gm, '')
+    expect(feed(bare, 'text')?.rule).toBe('growing-line')
+  })
+
   it('is off on a side watched verbatim and at a span of 0', () => {
     const { text } = grownLineLoop({ seed: 4, language: 'en', side: 'text' })
     expect(feed(text, 'text', { detector: new StreamDetector(new DetectorPlan({}, { text: 'verbatim' })) })?.rule).not.toBe('growing-line')

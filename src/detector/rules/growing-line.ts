@@ -8,6 +8,9 @@
 // continues a periodic run), or one of them again.
 // A stretch of such lines adds nothing but the growth: when a line in it has grown four times over and the
 // stretch spans `minChars`, the rule trips.
+// A list item's number opening a line is a counter, not content (text/list-number.ts): a numbered list of
+// test calls each one copy longer than the last (`37.  print(substrcount("abab", "abab...ab"))`, two
+// held-out CodeLlama 70B answers to their output cap) is compared without its numbers.
 // Deliberately let through: text with anything new between the grown lines (a step that lists its state
 // as it grows, a move list that gains a move a step: a new line each time breaks the stretch), a line
 // grown fewer than four times (a path broken down, a list of partitions that splits a block in two),
@@ -16,6 +19,7 @@
 // ones whose length, white space, first and last chars fit.
 
 import { isWhitespace, isWordChar } from '../text/char-classes.ts'
+import { listNumberEnd } from '../text/list-number.ts'
 import type { RuleFinding } from '../finding.ts'
 
 export interface GrowingLineThresholds {
@@ -40,13 +44,21 @@ const MIN_GROWTHS = 4
 const MAX_INSERTION = 64
 /** The fragment the insertion copies lies at most this far back in the line. */
 const MAX_FRAGMENT = 64
+// A numbered list that gains an item a line is how a model shows a construction step by step, and it
+// ends where the construction does: a Llama 4 Maverick answer (reasoning-gym, judged correct) lists its
+// jug moves cumulatively, `12. ["fill B", "pour B->A", ...]`, 11 lines each one move longer, a stretch of
+// about 1,000 chars over a plan that repeats every four moves. A stretch whose grown line is numbered
+// waits for twice the span; the numbered loops go on to the output cap (CodeLlama's test calls growing
+// by `ab`, Mistral Small's rewritten strings growing by `ab` or `bc` for 17-73 K chars).
+const NUMBERED_SPAN_FACTOR = 2
 /** Chars after its white space a line needs to start a stretch: the real loops' first grown lines hold 26 or more. */
 const MIN_COMPARED_CHARS = 16
 
 export class GrowingLineRule {
   private lineStart = 0
-  // The last RECENT_LINES lines that are not blank, newest last, RECENT_FIELDS ints each: start, end, the
-  // white space that opens it, and how many times over it grew (a side stays far below 2^31 chars).
+  // The last RECENT_LINES lines that are not blank, newest last, RECENT_FIELDS ints each: start (a list
+  // item's number left out: its white space's length before what follows the number), end, the white
+  // space that opens it, and how many times over it grew (a side stays far below 2^31 chars).
   private readonly recent = new Int32Array(RECENT_LINES * RECENT_FIELDS)
   private count = 0
   /** Where the stretch of lines adding nothing new began (its first grown line); -1: none. */
@@ -74,8 +86,17 @@ export class GrowingLineRule {
     while (first < position && isWhitespace(ring[first & mask])) first++
     if (first === position) return undefined
     const indent = first - start
+    // A list item's number is a counter: the line compared is what follows it and its white space.
+    const numberEnd = listNumberEnd(ring, mask, first, position - 2)
+    const numbered = numberEnd >= 0 && isWhitespace(ring[(numberEnd + 1) & mask])
+    if (numbered) {
+      first = numberEnd + 1
+      while (first < position && isWhitespace(ring[first & mask])) first++
+      if (first === position) return undefined
+    }
+    const body = first - indent
     const opening = ring[first & mask]
-    const lineLength = position - start
+    const lineLength = position - body
     const recent = this.recent
     // Lines the ring no longer holds are forgotten. A line said again matters only inside a stretch, and
     // a line of a few chars (`}`, `);`) starts none: most lines of code are compared with nothing.
@@ -98,17 +119,17 @@ export class GrowingLineRule {
       if (recent[base + 2] !== indent || ring[(from + indent) & mask] !== opening) continue
       const to = from + length
       const last = ring[(to - 1) & mask]
-      if (last !== ring[(position - 1) & mask] && last !== ring[(start + length - 1) & mask]) continue
+      if (last !== ring[(position - 1) & mask] && last !== ring[(body + length - 1) & mask]) continue
       if (extra === 0) {
         if (!sameText(ring, mask, from + indent + 1, first + 1, length - indent - 1)) continue
         repeated = true
         growths = recent[base + 3]
         break
       }
-      if (recent[base + 3] + 1 > growths && grownFrom(ring, mask, from, to, start, position, indent + 1)) growths = recent[base + 3] + 1
+      if (recent[base + 3] + 1 > growths && grownFrom(ring, mask, from, to, body, position, indent + 1)) growths = recent[base + 3] + 1
     }
     const base = (this.count & RECENT_MASK) * RECENT_FIELDS
-    recent[base] = start
+    recent[base] = body
     recent[base + 1] = position
     recent[base + 2] = indent
     recent[base + 3] = growths < 0 ? 0 : growths
@@ -121,7 +142,8 @@ export class GrowingLineRule {
       return undefined
     }
     const span = position + 1 - this.stretchStart
-    if (growths < MIN_GROWTHS || span < this.thresholds.minChars) return undefined
+    const minChars = numbered ? NUMBERED_SPAN_FACTOR * this.thresholds.minChars : this.thresholds.minChars
+    if (growths < MIN_GROWTHS || span < minChars) return undefined
     return { rule: 'growing-line', loopStart: this.stretchStart, repeatedChars: span, verifiedAt: position + 1 }
   }
 }
