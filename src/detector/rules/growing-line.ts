@@ -94,6 +94,8 @@ export class GrowingLineRule {
       while (first < position && isWhitespace(ring[first & mask])) first++
       if (first === position) return undefined
     }
+    // Where the line is taken to start: its white space's length before what follows the number, so
+    // the offsets below read a numbered line as they read one with no number.
     const body = first - indent
     const opening = ring[first & mask]
     const lineLength = position - body
