@@ -308,11 +308,14 @@ export const DETECTOR_SETTINGS = {
   // sprigs in a warm, dry place ...", questions for each of nine stakeholders, patent claims), holds
   // 0.7-0.85 of its grams familiar like a loop of a frame does, and ends by itself at its eighth to tenth
   // item: at 3.5 rounds the middle and weak levels cut 22 AlpacaEval answers, 9 of them wanted whole by
-  // reading; at 8, 6 (one such; 7 leaves 9). A loop goes on: the real loops these levels cut are cut
-  // later, one late one not before its output ends; a paraphrase pool or a decision circled within
-  // 4,800 / 5,600 chars (shapes, 48 seeds), from 2,800 / 3,700.
+  // reading; at 8, 6 (one such; 7 leaves 9). At 10 two more wanted whole pass: a song whose chorus
+  // comes four times and whose verses reuse its lines (ZeroEval), and answers that re-list a question's
+  // ten options in one frame before choosing (two correct DeepSeek-Coder-V2 answers, MMLU-Pro, held
+  // out); at 9 the song is still cut. A loop goes on: the real loops these levels cut are cut a few
+  // hundred chars later (one more past its bound: 1,846 / 286 / 79 against 1,847 / 285 / 79 at 8), the
+  // slowest paraphrase pool and decision circled of 48 seeds 4,450 and 5,360 chars after onset (5,250 at 8).
   noveltyWeakMinPeriods: {
-    default: 8, min: 0, max: 64, integer: false,
+    default: 10, min: 0, max: 64, integer: false,
     description: 'A middle- or weak-level run must also last this many times the distance back to where its material was seen before, up to noveltyWeakPeriodsMaxSpan (a list whose items share one frame ends by itself, a loop goes on).',
   },
   // A list's item is a paragraph at most: rounds of a long pool (a pool of long sentences, 6 K a round)
