@@ -199,6 +199,33 @@ describe('novelty', () => {
     expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyMiddleMinSpan)
   })
 
+  // A story's scene going round (a longform-writing held-out sweep: a small model's chapter replays its
+  // five dialogue paragraphs with a word swapped each round until its output ends), read as marked text
+  // while a sentence opening with a quotation mark was not plain, and never cut.
+  it('reads a sentence opening with a quotation mark as a plain sentence: a scene of dialogue going round with a word swapped is cut', () => {
+    // A new word each round, so the scene never turns wholly familiar: the strongest level never holds.
+    const words = ['quiet', 'sharp', 'soft', 'low', 'trembling', 'flat', 'hoarse', 'cold', 'warm', 'steady', 'thin', 'rough',
+      'bright', 'dull', 'tired', 'eager', 'bitter', 'gentle', 'brittle', 'hollow', 'heavy', 'light', 'calm', 'tense', 'distant', 'urgent']
+    const round = (r: number) => [
+      `“You’re not a star,” she said, her voice ${words[r % words.length]} now. “You’re a man who’s spent too long pretending to be one.”`,
+      `“I used to think I was a star,” he said, his voice ${words[(r + 9) % words.length]}. “I still do, in a way. But I’m not sure it’s enough.”`,
+      `"You don't like people who try to be more than they are," he said. "You don't like stars."`,
+      `“Then why did you come back?” she asked, her eyes ${words[(r + 17) % words.length]}.`,
+      `"Because the city stopped listening," he said. "And you never did."`,
+    ].join('\n\n') + '\n\n'
+    const prefix = productiveProse(3000, 'en', 1) + '\n\n'
+    let loop = ''
+    for (let r = 0; loop.length < 9000; r++) loop += round(r)
+    const onset = prefix.length
+    for (const text of [prefix + loop, prefix + loop.replace(/[“”"]/g, '')]) {
+      for (const delta of [3, 16, 64]) {
+        const trip = feedFixed(text, 'text', delta, exactRulesOff)
+        expect(trip?.rule).toBe('novelty')
+        expect(trip!.at - onset).toBeLessThan(5000)
+      }
+    }
+  })
+
   it('lets a plain paragraph said twice in a row through at the echo level, when on (one period of familiar text)', () => {
     for (const language of ['en', 'zh'] as const) {
       const paragraph = language === 'zh'

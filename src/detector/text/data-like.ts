@@ -2,7 +2,7 @@
 // docs/detector.md#confidence: the unit rules (units.ts) and the exact rules (cycle.ts, token-period.ts)
 // ask such text for more evidence. List markers and quotes open prose, so they are no symbols here.
 
-import { isAsciiLetter, isDigit, isLetter, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
+import { isAsciiLetter, isDigit, isLetter, isSentenceOpener, isTemplateBar, isWhitespace, isWordChar } from './char-classes.ts'
 
 /** A line of code or data ends in one of ; { } ( ) [ ] , = > | \ (prose ends in a letter or . ! ? : 。). */
 export function endsLikeCode(code: number): boolean {
@@ -27,8 +27,8 @@ export function continuesLikeVerse(code: number): boolean {
 /** A line opening with this char is code, data or a log line: not a letter or digit, a quote, or a list marker. */
 export function opensLikeData(code: number): boolean {
   if (isWordChar(code)) return false
-  return !(code === 34 || code === 39 || code === 40 || code === 45 || code === 42 || code === 43 || code === 0x2022
-    || code === 0x201c || code === 0x2018 || code === 0x300c || code === 0x300e || code === 0xff08 || code === 0x3010)
+  return !(isSentenceOpener(code) || code === 40 || code === 45 || code === 42 || code === 43 || code === 0x2022
+    || code === 0xff08 || code === 0x3010)
 }
 
 // Markup a plain sentence has none of: ` * _ # | @ / \ (code spans, emphasis, headings, tables,

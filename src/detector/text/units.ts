@@ -3,7 +3,7 @@
 // from the tokenizer's tokens, a unit's text is normalised and travels as hashes, never kept. A line
 // with no sentence end is cut every `MAX_UNIT_CHARS` chars. What a unit carries: docs/detector.md#units.
 
-import { FNV_OFFSET, FNV_PRIME, isTemplateBar, isUpperAscii, isWordChar } from './char-classes.ts'
+import { FNV_OFFSET, FNV_PRIME, isSentenceOpener, isTemplateBar, isUpperAscii, isWordChar } from './char-classes.ts'
 import { MIN_TIGHT_SEPARATORS, continuesLikeVerse, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
@@ -34,7 +34,7 @@ export interface Unit {
   slottedProse: boolean
   /** Looks like data or quoted tool output by its own shape, on any side (docs/detector.md#confidence). */
   shapedLikeData: boolean
-  /** Words alone: it opens with a letter, holds no number or id, no bracket, operator or markup, and is not data-like. */
+  /** Words alone: it opens with a letter or a quotation mark (`isSentenceOpener`), holds no number or id, no bracket, operator or markup, and is not data-like. */
   plainSentence: boolean
   /** It begins where a longer unit was cut (`MAX_UNIT_CHARS`), so its first grams are anchored where the cut fell. */
   openedAtCut: boolean
@@ -158,7 +158,7 @@ export class UnitReader implements TokenReader {
     if (!this.marked && (token.slots > 0 || token.codeMarks > 0 || isMarkupChar(token.firstCode) || isMarkupChar(token.lastCode)
       || isMarkupChar(token.secondCode) || isMarkupChar(token.beforeLastCode))) this.marked = true
     if (this.length === 0) {
-      if (!isWordChar(token.firstCode)) this.marked = true
+      if (!isWordChar(token.firstCode) && !isSentenceOpener(token.firstCode)) this.marked = true
       this.start = token.start
       const code = token.firstCode
       const template = code === LESS_THAN && isTemplateBar(token.secondCode)
