@@ -357,10 +357,12 @@ export const DETECTOR_SETTINGS = {
     default: 32, min: 1, max: 256, integer: true,
     description: 'Longest token block (tokens; a CJK character is one token) the token-period rule looks for.',
   },
-  // "哈哈哈" and "| --- | --- |" are one or two distinct tokens: laughter and dividers, not loops.
+  // "哈哈哈" is one distinct token: laughter, not a loop. Two distinct ones repeat as a loop only when
+  // both are words ("to uncover to uncover": a real Llama 4 Maverick chapter of 20 K chars, uncut at 3);
+  // two marks or values alternating ("| --- |", "0 1 0 1") are a divider or a grid (token-period.ts).
   tokenPeriodMinDistinct: {
-    default: 3, min: 1, max: 256, integer: true,
-    description: 'Minimum distinct tokens in a repeated block (so "哈哈哈" or a table divider is not a loop).',
+    default: 2, min: 1, max: 256, integer: true,
+    description: 'Minimum distinct tokens in a repeated block (so "哈哈哈" is not a loop); a block of fewer than 3 must also be words of two letters or more (so a table divider or "0 1 0 1" is not a loop).',
   },
 
   // ── symbol run: one punctuation mark, symbol, emoji or one-letter token repeated ─────────────────

@@ -24,14 +24,30 @@ describe('token period', () => {
     expect(feed('Let me check the file.\n'.repeat(16) + PROSE_EN, 'reasoning', { config: only })?.rule).toBe('token-period')
   })
 
-  it('lets laughter and table dividers through (fewer than 3 distinct tokens)', () => {
+  it('lets laughter, table dividers and two values or cells alternating through (fewer than 3 distinct tokens, not all words)', () => {
     const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, maxIdenticalChunks: 0, symbolRunMinChars: 0 }
-    for (const text of ['哈'.repeat(2000), '哈哈 '.repeat(600), '| --- '.repeat(500), '0, 0, 0, 1, '.repeat(400)]) {
+    for (const text of ['哈'.repeat(2000), '哈哈 '.repeat(600), '| --- '.repeat(500), '0, 0, 0, 1, '.repeat(400), '0 1 '.repeat(500), 'X O '.repeat(500), 'ha ha '.repeat(400)]) {
       expect(feed(text, 'text', { config: only })).toBeUndefined()
     }
     // Three distinct tokens are a loop, in a list or in a sentence.
     expect(feed('go, on, now, '.repeat(400), 'text', { config: only })?.rule).toBe('token-period')
     expect(feed('go on now. '.repeat(400), 'text', { config: only })?.rule).toBe('token-period')
+  })
+
+  // A real Llama 4 Maverick chapter (longform-writing held-out sweep) ran 20 K chars of "to uncover",
+  // now and then "to explore", and a DeepCoder trace stuttered "Wait, no." for 1.5 K: two words.
+  it('cuts two words said again back to back 16 times, in runs broken now and then', () => {
+    const only = { textCycleMaxPeriod: 0, textPoolMinRepeatedChars: 0, maxIdenticalChunks: 0, symbolRunMinChars: 0, noveltyMinSpan: 0 }
+    expect(feed('to uncover '.repeat(15) + PROSE_EN, 'text', { config: only })).toBeUndefined()
+    for (const loop of ['to uncover '.repeat(16), 'Wait, no. '.repeat(16), ('to uncover '.repeat(17) + 'to explore ').repeat(20)]) {
+      // Text after the loop, so the stride holding its 16th copy is read.
+      const { trip, latency } = feedAfter(PROSE_EN, loop + PROSE_EN, 'text', { config: only })
+      expect(trip?.rule).toBe('token-period')
+      expect(latency).toBeLessThanOrEqual(16 * 11 + 16)
+    }
+    // Below 3 distinct tokens the words-alone check applies whatever tokenPeriodMinDistinct is.
+    expect(feed('0 1 '.repeat(500), 'text', { config: { ...only, tokenPeriodMinDistinct: 1 } })).toBeUndefined()
+    expect(feed('to uncover '.repeat(400), 'text', { config: { ...only, tokenPeriodMinDistinct: 3 } })).toBeUndefined()
   })
 
   it('follows a block that looks like data (a third of its tokens without a letter) until dataMinSpan', () => {
