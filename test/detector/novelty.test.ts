@@ -199,31 +199,49 @@ describe('novelty', () => {
     expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyMiddleMinSpan)
   })
 
-  // A story's scene going round (a longform-writing held-out sweep: a small model's chapter replays its
-  // five dialogue paragraphs with a word swapped each round until its output ends), read as marked text
-  // while a sentence opening with a quotation mark was not plain, and never cut.
-  it('reads a sentence opening with a quotation mark as a plain sentence: a scene of dialogue going round with a word swapped is cut', () => {
-    // A new word each round, so the scene never turns wholly familiar: the strongest level never holds.
-    const words = ['quiet', 'sharp', 'soft', 'low', 'trembling', 'flat', 'hoarse', 'cold', 'warm', 'steady', 'thin', 'rough',
-      'bright', 'dull', 'tired', 'eager', 'bitter', 'gentle', 'brittle', 'hollow', 'heavy', 'light', 'calm', 'tense', 'distant', 'urgent']
+  // A story's scene going round (a longform-writing held-out sweep: small models' chapters replay their
+  // dialogue paragraphs with a word swapped each round until their output ends), once read as marked
+  // text and never cut: a sentence opening with a quotation mark was not plain, nor one with a word in
+  // emphasis. A new word each round, so the scene never turns wholly familiar: the strongest level never holds.
+  const swapped = ['quiet', 'sharp', 'soft', 'low', 'trembling', 'flat', 'hoarse', 'cold', 'warm', 'steady', 'thin', 'rough',
+    'bright', 'dull', 'tired', 'eager', 'bitter', 'gentle', 'brittle', 'hollow', 'heavy', 'light', 'calm', 'tense', 'distant', 'urgent']
+  const sceneLoop = (emphasis: (word: string) => string = (word) => word) => {
     const round = (r: number) => [
-      `“You’re not a star,” she said, her voice ${words[r % words.length]} now. “You’re a man who’s spent too long pretending to be one.”`,
-      `“I used to think I was a star,” he said, his voice ${words[(r + 9) % words.length]}. “I still do, in a way. But I’m not sure it’s enough.”`,
-      `"You don't like people who try to be more than they are," he said. "You don't like stars."`,
-      `“Then why did you come back?” she asked, her eyes ${words[(r + 17) % words.length]}.`,
+      `“You’re not a star,” she said, her voice ${emphasis(swapped[r % swapped.length])} now. “You’re a man who’s spent too long pretending to be one.”`,
+      `“I used to think I was a star,” he said, his voice ${swapped[(r + 9) % swapped.length]}. “I still do, in a way. But I’m not sure it’s ${emphasis('enough')}.”`,
+      `"You don't like people who try to be more than they are," he said. "You don't like ${emphasis('stars')}."`,
+      `“Then why did you come back?” she asked, her eyes ${swapped[(r + 17) % swapped.length]}.`,
       `"Because the city stopped listening," he said. "And you never did."`,
     ].join('\n\n') + '\n\n'
     const prefix = productiveProse(3000, 'en', 1) + '\n\n'
     let loop = ''
     for (let r = 0; loop.length < 9000; r++) loop += round(r)
-    const onset = prefix.length
-    for (const text of [prefix + loop, prefix + loop.replace(/[“”"]/g, '')]) {
+    return { text: prefix + loop, onset: prefix.length }
+  }
+
+  it('reads a sentence opening with a quotation mark as a plain sentence: a scene of dialogue going round with a word swapped is cut', () => {
+    const { text, onset } = sceneLoop()
+    for (const scene of [text, text.replace(/[“”"]/g, '')]) {
+      for (const delta of [3, 16, 64]) {
+        const trip = feedFixed(scene, 'text', delta, exactRulesOff)
+        expect(trip?.rule).toBe('novelty')
+        expect(trip!.at - onset).toBeLessThan(5000)
+      }
+    }
+  })
+
+  it('reads `*` around a word as emphasis, not markup: the scene with words in emphasis is cut; as bullets (`* `) it waits', () => {
+    for (const emphasis of [(word: string) => `*${word}*`, (word: string) => `**${word}**`]) {
+      const { text, onset } = sceneLoop(emphasis)
       for (const delta of [3, 16, 64]) {
         const trip = feedFixed(text, 'text', delta, exactRulesOff)
         expect(trip?.rule).toBe('novelty')
         expect(trip!.at - onset).toBeLessThan(5000)
       }
     }
+    const { text, onset } = sceneLoop()
+    const bullets = text.slice(0, onset) + text.slice(onset).replace(/^(?=\S)/gm, '* ')
+    expect(feed(bullets.slice(0, onset + 8000), 'text', { config: exactRulesOff })).toBeUndefined()
   })
 
   it('lets a plain paragraph said twice in a row through at the echo level, when on (one period of familiar text)', () => {

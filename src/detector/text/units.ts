@@ -4,7 +4,7 @@
 // with no sentence end is cut every `MAX_UNIT_CHARS` chars. What a unit carries: docs/detector.md#units.
 
 import { FNV_OFFSET, FNV_PRIME, isSentenceOpener, isTemplateBar, isUpperAscii, isWordChar } from './char-classes.ts'
-import { MIN_TIGHT_SEPARATORS, continuesLikeVerse, endsLikeCode, isMarkupChar, opensLikeData } from './data-like.ts'
+import { MIN_TIGHT_SEPARATORS, continuesLikeVerse, endsLikeCode, isMarkupIn, opensLikeData } from './data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { Token, TokenReader } from './tokenizer.ts'
 
@@ -155,8 +155,8 @@ export class UnitReader implements TokenReader {
     if (this.inComment && token.lastCode === SLASH && token.beforeLastCode === STAR) this.inComment = false
     // A backslash escape in a token (`\n`, `\"`, `\u00e9`) is a string literal's or a path's: code or data.
     if (token.firstCode === BACKSLASH || token.beforeLastCode === BACKSLASH) this.escaped = true
-    if (!this.marked && (token.slots > 0 || token.codeMarks > 0 || isMarkupChar(token.firstCode) || isMarkupChar(token.lastCode)
-      || isMarkupChar(token.secondCode) || isMarkupChar(token.beforeLastCode))) this.marked = true
+    if (!this.marked && (token.slots > 0 || token.codeMarks > 0 || isMarkupIn(token.firstCode, token.letters) || isMarkupIn(token.lastCode, token.letters)
+      || isMarkupIn(token.secondCode, token.letters) || isMarkupIn(token.beforeLastCode, token.letters))) this.marked = true
     if (this.length === 0) {
       if (!isWordChar(token.firstCode) && !isSentenceOpener(token.firstCode)) this.marked = true
       this.start = token.start
