@@ -1,6 +1,7 @@
 // A list item's number (`12.`, `3)`) is a counter, not content: a step list going round the same states,
 // or a line said again with one more copy of a fragment, holds its loop as verbatim as any other while
-// its numbers climb. The rules that read lines (cycle, growing-line) find such a number here.
+// its numbers climb. The rules that read lines (cycle, growing-line) and the tokenizer, which reads a
+// short number as state unless it is such a counter, find such a number here.
 
 import { isDigit } from './char-classes.ts'
 

@@ -8,6 +8,7 @@ import { FNV_OFFSET, FNV_PRIME, isAsciiLetter, isBracket, isCjk, isDigit, isUppe
 import { isClosingQuote, isTightSeparator } from './data-like.ts'
 import type { RuleFinding } from '../finding.ts'
 import type { JsonUnescaper } from './json-unescape.ts'
+import { listNumberEnd } from './list-number.ts'
 
 export interface Token {
   hash: number
@@ -68,7 +69,6 @@ const SLOT_PLACEHOLDER = 35 // '#'
 const COLON = 58
 const LINE_FEED = 10
 const FULL_STOP = 46
-const RIGHT_PARENTHESIS = 41
 const COMMA = 44
 /** A uuid's shortest group. */
 const MIN_HEX_GROUP = 4
@@ -357,8 +357,8 @@ export class Tokenizer {
 
   /**
    * A number of at most STATE_NUMBER_DIGITS digits that is neither part of a time (`12:34`) nor an index
-   * (`Step 3:`, a line's `12.` or `3)`): a position, a total, a case value, the state an enumeration moves
-   * through, so it stays as written (docs/detector.md#units).
+   * (`Step 3:`, a line's list number `12.` or `3)`: list-number.ts): a position, a total, a case value,
+   * the state an enumeration moves through, so it stays as written (docs/detector.md#units).
    */
   private isStateNumber(from: number, to: number): boolean {
     if (to - from > STATE_NUMBER_DIGITS) return false
@@ -372,7 +372,7 @@ export class Tokenizer {
     if (after === COLON) return false
     if (before === COLON && isDigit(ring[(from - 2) & mask])) return false
     const opensLine = from === 0 || before === LINE_FEED
-    return !(opensLine && (after === FULL_STOP || after === RIGHT_PARENTHESIS))
+    return !(opensLine && listNumberEnd(ring, mask, from, to) === to)
   }
 
   /** Whether the token at [start, end) opens with `quote`, then 2 to 8 capital letters, then `quote` again. */
