@@ -109,6 +109,7 @@ function sidePlan(side: Side, config: DetectorConfig, verbatimOnly: boolean): Si
       echoMinPeriods: config.noveltyEchoMinPeriods,
       plainMinShare: config.noveltyPlainMinShare,
       dataMinOrder: config.noveltyDataMinOrder,
+      itemListMinSpan: config.noveltyItemListMinSpan,
       weakLevelsReadWords: !tool,
     },
     symbolRun: {

@@ -293,10 +293,23 @@ export const DETECTOR_SETTINGS = {
   },
   // A loop writes its rows in the order it wrote them before (every loop shape follows at 1 once a round
   // is seen); data draws the same few rows in any order (a CSV stress sample: about half;
-  // test/detector/novelty.test.ts).
+  // test/detector/novelty.test.ts), and so does a labelling answer, rows each keyed by an item not
+  // written before (`新闻 12：体育`, `13. Finance`): CLongEval's news labelling answered by moonshot-v1
+  // (19 answers of 1.5-3 K) was cut at every prose level at ~1,100 chars, as are such lists of 3 to 12
+  // labels in English. Keyed by a new item and below this share, a window gives the prose levels no
+  // verdict; a loop of numbered rows keeps its order once a round is seen (real-output corpus: 3 such
+  // loops cut later, by cycle, 2 lists ending by themselves no longer cut; docs/corpus-findings.md).
   noveltyDataMinOrder: {
     default: 0.75, min: 0, max: 1, integer: false,
-    description: 'At the data level, the share of the window\'s word chars (among units whose two predecessors were seen together before) in units that follow them as they did last time: a loop keeps its order, data draws its rows in any order; 0 turns the check off.',
+    description: 'At the data level, and at every level for a window made mostly of rows each keyed by an item not written before (a number, an index: a labelling answer), the share of the window\'s word chars (among units whose two predecessors were seen together before) in units that follow them as they did last time: a loop keeps its order, data and labelled items come in any order; 0 turns the check off.',
+  },
+  // A labelling answer ends with its items: CLongEval's news labelling answered by moonshot-v1 runs to
+  // 1.75 K chars (300 answers), a list of 300-500 labelled items to 6-8 K. 8,192 lets such a list
+  // through and still bounds a loop that draws numbered labels in no fixed order (the real-output
+  // corpus and the held-out sweeps hold no such loop; numbered loops keep their order and are cut as before).
+  noveltyItemListMinSpan: {
+    default: 8192, min: 0, max: 262144, integer: true,
+    description: 'Length (chars) of a familiar run that the prose levels need while the window is mostly rows each keyed by an item not written before (a number, an index) in no fixed order (below noveltyDataMinOrder): a labelling answer names one of a few labels per item; 0 judges such rows as any other text.',
   },
   // A passage quoted a few times is told from a loop by how many periods it lasts: a licence file that
   // bundles one licence five times passes at 3.5, and so do four quotes under headers of their own.

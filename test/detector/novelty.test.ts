@@ -329,6 +329,52 @@ describe('novelty', () => {
     expect(trip!.at - trip!.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyDataMinSpan)
   })
 
+  // A labelling answer (CLongEval's news labelling, answered so by moonshot-v1: `新闻 12：体育` a line
+  // for 140 items) names a new item each row and one of a few labels in no fixed order: familiar
+  // words, no loop. A loop goes round its rows in the order of its last round, numbered or not.
+  it('lets a labelling answer through (rows keyed by new items, a few labels in any order), and cuts the same rows going round in order', () => {
+    const labels = {
+      zh: ['教育', '时政', '科技', '娱乐', '财经', '房产', '家居', '体育', '游戏', '互联网'],
+      en: ['Education', 'Politics', 'Technology', 'Entertainment', 'Finance', 'Real estate', 'Home', 'Sports', 'Games', 'Internet'],
+    }
+    const rows = {
+      zh: (n: number, label: string) => `新闻 ${n}：${label}\n`,
+      en: (n: number, label: string) => `News ${n}: ${label}\n`,
+      numbered: (n: number, label: string) => `${n}. ${label}\n`,
+    }
+    let state = 7
+    const draw = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) % 10
+    for (const [form, row] of Object.entries(rows)) {
+      const names = form === 'zh' ? labels.zh : labels.en
+      const answer = Array.from({ length: 300 }, (_, i) => row(i + 1, names[draw()])).join('')
+      for (const side of ['text', 'reasoning'] as const) {
+        for (const delta of [3, 16, 64]) expect(feedFixed(answer, side, delta), `${form} ${side} ${delta}`).toBeUndefined()
+        // Asked for no order, the same rows are cut as a pool of lines said again.
+        expect(feed(answer, side, { config: { noveltyDataMinOrder: 0 } })?.rule, `${form} ${side}`).toBe('novelty')
+      }
+      // Four labels going round in order: a loop with its item numbers climbing, cut within its bound.
+      const loop = Array.from({ length: 300 }, (_, i) => row(i + 1, names[i % 4])).join('')
+      const trip = feed(loop, 'text', { config: exactRulesOff })
+      expect(trip?.rule, form).toBe('novelty')
+      expect(trip!.at, form).toBeLessThan(2000)
+      // Rows drawn in any order are still cut once they span noveltyItemListMinSpan: bounded.
+      const endless = Array.from({ length: 2000 }, (_, i) => row(i + 1, names[draw()])).join('')
+      const endlessTrip = feed(endless, 'text', { config: exactRulesOff })
+      expect(endlessTrip?.rule, form).toBe('novelty')
+      expect(endlessTrip!.at - endlessTrip!.loopStart, form).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyItemListMinSpan)
+      expect(endlessTrip!.at, form).toBeLessThan(2 * DEFAULT_CONFIG.noveltyItemListMinSpan)
+    }
+  })
+
+  it('keeps asking a numbered step said again for its usual span: a long row is no label', () => {
+    const steps = ['Fill the 12-liter jug completely.', 'Pour water from the 12-liter jug into the 6-liter jug until it is full.', 'Empty the 6-liter jug.',
+      'Pour the 6 liters from the 12-liter jug into the 6-liter jug.', 'Empty the 6-liter jug.']
+    const loop = 'To measure 6 liters:\n' + Array.from({ length: 200 }, (_, i) => `${i + 1}. ${steps[i % steps.length]}\n`).join('')
+    const trip = feed(loop, 'text', { config: exactRulesOff })
+    expect(trip?.rule).toBe('novelty')
+    expect(trip!.at).toBeLessThan(3000)
+  })
+
   it('asks data to come back in its order: a few rows drawn at random pass over the data span, rows in a loop\'s order are cut', () => {
     const rows = ['north depot,17,open', 'south warehouse annex,23,closed']
     // A-B-B: each row follows the same two rows as last time, though B follows B, then A, by turns.

@@ -59,6 +59,8 @@ export interface NoveltyThresholds {
   readonly weakLevelsReadWords: boolean
   /** Data level: share of the window's word chars, among units whose two predecessors were seen together before, that follow them as last time. */
   readonly dataMinOrder: number
+  /** Span (chars) the prose levels need while the window is rows naming new items below `dataMinOrder` (a labelling answer). */
+  readonly itemListMinSpan: number
 }
 
 /** log2 of a positive integer, within 0.09: its exponent and a linear mantissa (cheaper than Math.log2 per token). */
@@ -77,10 +79,17 @@ const RING_SIZE = 2048
  * either size, so the verdicts do not change).
  */
 const INITIAL_RING_SIZE = 256
-const RING_TABLES = 14
+const RING_TABLES = 15
 const GRAM_SEED = 0x6e6f7665
 /** What a unit's first tokens are joined to in their grams. */
 const UNIT_EDGE = 0x65646765
+
+/**
+ * The longest unit that labels an item: the rows of a labelling answer, their key included, run to
+ * 8-29 chars (`新闻 12：互联网`, `Sentence 12 is entertainment.`); a step said again under a new
+ * number is longer (`Pour the 6 liters from the 12-liter jug into the 6-liter jug.`: 61).
+ */
+const MAX_LABEL_ROW_CHARS = 32
 
 /** Word chars of the shortest unit that can be new material: a header naming a package has 19; an interjection says too little. */
 const MIN_NEW_MATERIAL_CHARS = 16
@@ -160,6 +169,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
   /** Word chars of units that followed their two predecessors as last time (ordered) or not (disordered). */
   private orderedSums!: Float64Array
   private disorderedSums!: Float64Array
+  /** Chars of rows keyed by an item not written before (units.ts `changingValue`, `numberedItem`). */
+  private newItemSums!: Float64Array
+  /** The last unit was a row keyed by a new item (a list item's number keys the unit after it). */
+  private numberNamedNewItem = false
   private units = 0
   /** The unit after which the window begins. */
   private windowStart = 0
@@ -190,7 +203,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private useRingTables(tables: Float64Array[]): void {
     this.ringTables = tables
     ;[this.ends, this.charSums, this.creditSums, this.proseSums, this.slottedSums, this.tokenSums, this.logDistanceSums,
-      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums, this.restatedSums, this.nameLineSums] = tables
+      this.recurringSums, this.plainSums, this.saidAgainSums, this.orderedSums, this.disorderedSums, this.restatedSums, this.nameLineSums,
+      this.newItemSums] = tables
     this.ringMask = tables[0].length - 1
   }
 
@@ -273,7 +287,14 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const known = successors[successorEntry] === context && this.units > 1
     const ordered = known && successors[successorEntry + 1] === shape
     // Said again word for word: its own text (numbers included), or its shape (a counter masked).
-    const restatedUnit = unit.counted && (this.saidBefore(unit.key) || this.saidBefore(shape))
+    const saidAsWritten = unit.counted && this.saidBefore(unit.key)
+    const restatedUnit = saidAsWritten || unit.counted && this.saidBefore(shape)
+    // A short row keyed by an item not written before (`News 57: Sports`, `57.` then `Sports`) gives
+    // that item a label. A key said before (`Point 3:` on the same sentence each round) names no new
+    // item, and a long row says more than a label (a step restated under a new number).
+    const keyedByNewItem = unit.numberedItem ? this.numberNamedNewItem : unit.changingValue && unit.counted && !saidAsWritten
+    this.numberNamedNewItem = keyedByNewItem
+    const newItem = keyedByNewItem && unit.length <= MAX_LABEL_ROW_CHARS
     // A state never written before is progress however familiar its words: a simulation reaches one
     // every round, a loop stops after its first. Rows of values alone (`- A: 4`, `- B: 0`) are judged
     // by their combination so far, as each row alone comes back.
@@ -291,7 +312,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const at = index & ringMask
     const before = (index - 1) & ringMask
     const first = index === 0
-    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, saidAgainSums, orderedSums, disorderedSums, restatedSums, nameLineSums } = this
+    const { ends, charSums, creditSums, proseSums, slottedSums, tokenSums, logDistanceSums, recurringSums, plainSums, saidAgainSums, orderedSums, disorderedSums, restatedSums, nameLineSums,
+      newItemSums } = this
     ends[at] = unit.end
     charSums[at] = (first ? 0 : charSums[before]) + chars
     creditSums[at] = (first ? 0 : creditSums[before]) + credit
@@ -306,6 +328,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     nameLineSums[at] = (first ? 0 : nameLineSums[before]) + (unit.nameLine ? chars : 0)
     orderedSums[at] = (first ? 0 : orderedSums[before]) + (ordered ? chars : 0)
     disorderedSums[at] = (first ? 0 : disorderedSums[before]) + (known && !ordered ? chars : 0)
+    newItemSums[at] = (first ? 0 : newItemSums[before]) + (newItem ? chars : 0)
     // The window: the shortest stretch of whole units ending here that spans `windowChars`.
     let start = Math.max(this.windowStart, index - ringMask)
     while (start + 1 < index && unit.end - ends[(start + 1) & ringMask] >= thresholds.windowChars) start++
@@ -325,8 +348,12 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const strongFamiliar = full && readable && windowCredit >= 2 * thresholds.minCoverage * windowChars
     const middleFamiliar = full && readable && windowCredit >= 2 * thresholds.middleMinCoverage * windowChars
     const weakFamiliar = full && readable && windowCredit >= 2 * thresholds.weakMinCoverage * windowChars
-    const dataFamiliar = full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars
-      && orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from])
+    // A loop writes its rows in the order of its last round; data, and rows each keyed by an item not
+    // written before (a labelling answer: `新闻 12：体育`, `13. Finance`, one of a few labels a line),
+    // draw the same few rows in any order.
+    const inOrder = orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from])
+    const dataFamiliar = full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars && inOrder
+    const newItemsInAnyOrder = !inOrder && (newItemSums[at] - newItemSums[from]) * 2 >= windowChars
     const echoShare = plain && recurringChars >= thresholds.echoMinShare * windowChars
     const newMaterialCandidate = thresholds.newMaterialShare > 0 && !unit.openedAtCut && chars >= MIN_NEW_MATERIAL_CHARS
       && newChars >= thresholds.newMaterialShare * chars
@@ -356,9 +383,14 @@ export class NoveltyRule implements TokenReader, UnitRule {
       return undefined
     }
     const runFrom = this.newMaterialUnit > start ? this.newMaterialUnit & ringMask : from
-    return this.strong.follow(strongFamiliar, this, runFrom, at, unit.end, this.spans, periodSpan, listLike)
-      ?? this.middle.follow(middleFamiliar, this, runFrom, at, unit.end, this.middleSpans, weakPeriodSpan, listLike)
-      ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, weakPeriodSpan, listLike)
+    // Rows naming new items in no fixed order are a list however familiar their words, up to
+    // `itemListMinSpan`: the prose levels' verdicts wait for it while the window is such rows. The
+    // order gates the verdict, not the run, so a loop of numbered rows is cut where it was once a
+    // round of it is seen, and one that draws its rows in any order is still cut at that span.
+    const listSpan = newItemsInAnyOrder ? thresholds.itemListMinSpan : 0
+    return this.strong.follow(strongFamiliar, this, runFrom, at, unit.end, this.spans, Math.max(periodSpan, listSpan), listLike)
+      ?? this.middle.follow(middleFamiliar, this, runFrom, at, unit.end, this.middleSpans, Math.max(weakPeriodSpan, listSpan), listLike)
+      ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, Math.max(weakPeriodSpan, listSpan), listLike)
       ?? this.data.follow(dataFamiliar, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
       ?? this.followEcho(echoShare && period <= thresholds.echoMaxPeriod, runFrom, at, unit.end, period, listLike)
   }

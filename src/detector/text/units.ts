@@ -47,6 +47,13 @@ export interface Unit {
    * minutes`): the novelty rule judges it at its data level, as a row of the state a puzzle moves through.
    */
   stateRow: boolean
+  /**
+   * Holds a value that changes as a loop goes round (an index, a counter, an id or a time:
+   * `Token.maskedSlots`): an item's key (`News 12: Sports`, the `12.` of `12. Sports`) or a loop's counter.
+   */
+  changingValue: boolean
+  /** Follows a list item's number on its line (`Sports` in `12. Sports`): that number keys it. */
+  numberedItem: boolean
 }
 
 export interface UnitRule {
@@ -94,6 +101,7 @@ export class UnitReader implements TokenReader {
   private tokenCount = 0
   private readonly unit: Unit = {
     start: 0, end: 0, length: 0, key: 0, counted: false, slottedProse: false, shapedLikeData: false, plainSentence: false, openedAtCut: false, endsAtCut: false, nameLine: false, stateRow: false,
+    changingValue: false, numberedItem: false,
   }
   /** Tokens holding a masked run (a timestamp is one token of three runs). */
   private slottedTokens = 0
@@ -135,6 +143,8 @@ export class UnitReader implements TokenReader {
   private unitOpensLine = false
   /** The unit just ended was a list item's number opening its line: the next one opens the item. */
   private afterListNumber = false
+  /** The unit being read follows a list item's number on its line (`12. Sports`): the number keys it. */
+  private numberedItem = false
 
   /** `allData`: every unit is keyed as data, case-sensitive (the tool side, whose text is files). */
   constructor(private first: UnitRule, private second: UnitRule, private allData: boolean) {}
@@ -174,6 +184,7 @@ export class UnitReader implements TokenReader {
       this.cutPiece = this.afterCut
       this.afterCut = false
       this.unitOpensLine = opensLine || this.afterListNumber
+      this.numberedItem = this.afterListNumber
       this.afterListNumber = false
     } else if (token.spaced) {
       this.hash = Math.imul(this.hash ^ SPACE, FNV_PRIME)
@@ -246,6 +257,8 @@ export class UnitReader implements TokenReader {
     unit.slottedProse = slotted && !shaped && this.changingTokens * 2 >= this.slottedTokens
     const values = this.slottedTokens + this.letterValues
     unit.stateRow = !unit.slottedProse && values >= 3 && values * 4 >= this.tokenCount && this.changingTokens < values
+    unit.changingValue = this.changingTokens > 0
+    unit.numberedItem = this.numberedItem
     unit.shapedLikeData = shaped || slotted
     // A slotted unit is marked already (its tokens hold numbers).
     unit.plainSentence = !shaped && !this.marked
