@@ -169,7 +169,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
   /** Word chars of units that followed their two predecessors as last time (ordered) or not (disordered). */
   private orderedSums!: Float64Array
   private disorderedSums!: Float64Array
-  /** Chars of rows keyed by an item not written before (units.ts `changingValue`, `numberedItem`). */
+  /** Chars of short rows (at most MAX_LABEL_ROW_CHARS) keyed by an item not written before (units.ts `changingValue`, `numberedItem`): labels. */
   private newItemSums!: Float64Array
   /** The last unit was a row keyed by a new item (a list item's number keys the unit after it). */
   private numberNamedNewItem = false
