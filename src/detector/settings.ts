@@ -301,7 +301,7 @@ export const DETECTOR_SETTINGS = {
   // its order once a round is seen (real-output corpus: one cut later, by cycle; docs/corpus-findings.md).
   noveltyDataMinOrder: {
     default: 0.75, min: 0, max: 1, integer: false,
-    description: 'At the data level, and at every level for a window made mostly of rows each keyed by an item not written before (a number, an index: a labelling answer), the share of the window\'s word chars (among units whose two predecessors were seen together before) in units that follow them as they did last time: a loop keeps its order, data and labelled items come in any order; 0 turns the check off.',
+    description: 'At the data level, the share of the window\'s word chars (among units whose two predecessors were seen together before) in units that follow them as they did last time: a loop keeps its order, data draws its rows in any order. Below it, a window made mostly of short rows each keyed by an item not written before (a labelling answer) asks the other levels for noveltyItemListMinSpan; 0 turns the check off.',
   },
   // A labelling answer ends with its items: CLongEval's news labelling answered by moonshot-v1 runs to
   // 1.75 K chars (300 answers), a list of 300-500 labelled items to 6-8 K. 8,192 lets such a list

@@ -171,8 +171,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private disorderedSums!: Float64Array
   /** Chars of short rows (at most MAX_LABEL_ROW_CHARS) keyed by an item not written before (units.ts `changingValue`, `numberedItem`): labels. */
   private newItemSums!: Float64Array
-  /** The last unit was a row keyed by a new item (a list item's number keys the unit after it). */
-  private numberNamedNewItem = false
+  /** The previous unit was keyed by a new item: a list item's number keys the unit after it. */
+  private previousKeyedByNewItem = false
   private units = 0
   /** The unit after which the window begins. */
   private windowStart = 0
@@ -292,8 +292,8 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // A short row keyed by an item not written before (`News 57: Sports`, `57.` then `Sports`) gives
     // that item a label. A key said before (`Point 3:` on the same sentence each round) names no new
     // item, and a long row says more than a label (a step restated under a new number).
-    const keyedByNewItem = unit.numberedItem ? this.numberNamedNewItem : unit.changingValue && unit.counted && !saidAsWritten
-    this.numberNamedNewItem = keyedByNewItem
+    const keyedByNewItem = unit.numberedItem ? this.previousKeyedByNewItem : unit.changingValue && unit.counted && !saidAsWritten
+    this.previousKeyedByNewItem = keyedByNewItem
     const newItem = keyedByNewItem && unit.length <= MAX_LABEL_ROW_CHARS
     // A state never written before is progress however familiar its words: a simulation reaches one
     // every round, a loop stops after its first. Rows of values alone (`- A: 4`, `- B: 0`) are judged
