@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.node22.test.ts'],
     setupFiles: ['dev/promise-with-resolvers.mjs'],
+    globalSetup: ['test/support/dsh-home.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -21,7 +21,7 @@
 // (docs/development.md).
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
@@ -145,7 +145,12 @@ async function main(workload) {
   })
   process.env.DSH_LOOP_BREAKER_BENCH_KEY = 'sk-bench-dummy'
   // The adapter persists an anonymous user id under DSH_HOME; keep it out of the real home.
-  process.env.DSH_HOME ??= mkdtempSync(join(tmpdir(), 'dsh-home-'))
+  if (process.env.DSH_HOME === undefined) {
+    const home = mkdtempSync(join(tmpdir(), 'dsh-home-'))
+    process.env.DSH_HOME = home
+    // Removed when the process ends, as a test run leaves nothing behind.
+    process.once('exit', () => rmSync(home, { recursive: true, force: true }))
+  }
   deepSeek = [deepSeekPlugin, {
     baseURL: `http://127.0.0.1:${port}`,
     apiKeyEnv: 'DSH_LOOP_BREAKER_BENCH_KEY',

@@ -99,6 +99,10 @@ trap cleanup EXIT
 
 export DSH_HOME="$work/home"
 export DSH_TELEMETRY_DISABLED=1
+# DSH's spill backend makes a directory under the system temp dir for each run and leaves it there
+# (dsh-spill-*, about 40 a run of this script): its temp dir is the run's own, removed with it.
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
 # pnpm's content-addressed store lives in the repository cache so repeated runs fetch nothing.
 export pnpm_config_store_dir="$cache/pnpm-store"
 export pnpm_config_update_notifier=false

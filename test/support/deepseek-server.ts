@@ -35,9 +35,6 @@
 import { createServer } from 'node:http'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import * as deepSeekPlugin from '@deepseek-ai/dsh-llm-deepseek'
 import type { Config as DeepSeekConfig } from '@deepseek-ai/dsh-llm-deepseek'
@@ -229,8 +226,7 @@ const API_KEY_ENV = 'DSH_LOOP_BREAKER_TEST_DEEPSEEK_KEY'
 /** `[plugin, config]` mounting the real DeepSeek adapter against `server`. */
 export function deepSeekAdapter(server: DeepSeekServer, config: DeepSeekConfig = {}): [plugin: any, config: DeepSeekConfig] {
   process.env[API_KEY_ENV] = 'sk-test-dummy'
-  // The adapter persists an anonymous user id under DSH_HOME; keep it out of the real home.
-  process.env.DSH_HOME ??= mkdtempSync(join(tmpdir(), 'dsh-home-'))
+  // The adapter persists an anonymous user id under DSH_HOME: the test run's own (test/support/dsh-home.ts).
   return [deepSeekPlugin, {
     baseURL: server.url,
     apiKeyEnv: API_KEY_ENV,
