@@ -144,13 +144,11 @@ async function main(workload) {
     server.once('exit', (code) => reject(new Error(`the SSE server exited (${code})`)))
   })
   process.env.DSH_LOOP_BREAKER_BENCH_KEY = 'sk-bench-dummy'
-  // The adapter persists an anonymous user id under DSH_HOME; keep it out of the real home.
-  if (process.env.DSH_HOME === undefined) {
-    const home = mkdtempSync(join(tmpdir(), 'dsh-home-'))
-    process.env.DSH_HOME = home
-    // Removed when the process ends, as a test run leaves nothing behind.
-    process.once('exit', () => rmSync(home, { recursive: true, force: true }))
-  }
+  // The adapter persists an anonymous user id under DSH_HOME: the bench's own, never the user's (a DSH_HOME
+  // set in the user's shell included), removed when the process ends, as the tests' is (test/support/dsh-home.ts).
+  const home = mkdtempSync(join(tmpdir(), 'dsh-loop-breaker-bench-home-'))
+  process.env.DSH_HOME = home
+  process.once('exit', () => rmSync(home, { recursive: true, force: true }))
   deepSeek = [deepSeekPlugin, {
     baseURL: `http://127.0.0.1:${port}`,
     apiKeyEnv: 'DSH_LOOP_BREAKER_BENCH_KEY',
