@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { StepJudge, stepSignature, type StepObservation } from '../../src/detector/index.ts'
-import { changingPoll, ciPolls, commandWithChangingFlag, fixTestWorkflow, numberedReads, paginatedListing, retriedEdit, stepCycle, testAfterEachEdit } from '../fixtures/detector/step-shapes.mjs'
+import { changingPoll, ciPolls, commandWithChangingFlag, fixTestWorkflow, indentationFix, numberedReads, paginatedListing, retriedEdit, stepCycle, testAfterEachEdit } from '../fixtures/detector/step-shapes.mjs'
 
 const read = (path: string, text = 'Let me check the file.') => ({ text, toolCalls: [{ name: 'read', arguments: JSON.stringify({ path, limit: 200 }) }] })
 const verdicts = (steps: StepObservation[], judge = new StepJudge()) => steps.map((step) => judge.observe(step))
@@ -69,6 +69,16 @@ describe('StepJudge', () => {
     for (const language of LANGUAGES) {
       for (const vary of ['none', 'whitespace', 'counter'] as const) {
         for (const seed of SEEDS) expect(firstVerdict(retriedEdit({ seed, language, vary })), `${language} ${vary} ${seed}`).toEqual({ verdict: 'repeated-step', at: 2 })
+      }
+    }
+  })
+
+  it('never reports the edit that fixes its indentation after failing on it, Python or YAML; the same edit failing a third time as it was is reported', () => {
+    for (const language of LANGUAGES) {
+      for (const seed of SEEDS) {
+        expect(firstVerdict(indentationFix({ seed, language })), `${language} ${seed}`).toBeUndefined()
+        // The control: three attempts at the same depth are the same step, whatever else their spacing does.
+        expect(firstVerdict(indentationFix({ seed, language, failures: 3 })), `${language} ${seed}, three failures`).toEqual({ verdict: 'repeated-step', at: 2 })
       }
     }
   })

@@ -71,6 +71,17 @@ const PATH_OR_NUMBER = /((?:[\w.-]*\/)+[\w.-]+|\b[\w-]+\.[a-z][a-z0-9]{0,4}\b)|(
 const FLAG = /(^|[\s"'])--?[a-z][a-z0-9-]*(?==|[\s"']|$)/gim
 // White space, as written or JSON-escaped: a retried edit whose strings differ only in spacing.
 const SPACE = /(?:\s|\\[nrt])+/g
+// But the indentation that opens a line (a line break, then spaces or tabs) stays: in Python or YAML it
+// is what the edit says, and an IndentationError is fixed by changing it alone. On 826 real SWE-agent
+// runs (gpt-4-0125-preview, AutoCodeRover's repository), 20 of the 53 reports with all white space
+// masked came at that fixing edit, the third of an edit whose first two failed the linter.
+const LINE_INDENT = /(?:\r|\n|\\[rn])((?:[ \t]|\\t)+)$/
+
+/** A run of white space as the masked identity keeps it: the indentation opening a line, else nothing. */
+function maskSpace(run: string): string {
+  const line = LINE_INDENT.exec(run)
+  return line === null ? '' : `\n${line[1].replace(/\\t/g, '\t')}`
+}
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|m|min|minutes?|h)\b/gi
 const LONG_NUMBER = /\b\d{5,}\b/g
 
@@ -81,11 +92,11 @@ function randomLooking(run: string): boolean {
   return switches >= 3
 }
 
-/** Arguments or text with what a retry changes masked: temp paths, ids, timestamps, numbers, flags, spacing. */
+/** Arguments or text with what a retry changes masked: temp paths, ids, timestamps, numbers, flags, spacing (not indentation). */
 function maskArguments(text: string): string {
   return text.replace(TEMP_PATH, '<tmp>').replace(UUID, '<id>').replace(TIMESTAMP, '<time>').replace(HEX_ID, '<id>')
     .replace(ALNUM_RUN, (run) => (randomLooking(run) ? '<id>' : run))
-    .replace(PATH_OR_NUMBER, (_match, path: string | undefined) => path ?? '#').replace(FLAG, '$1<flag>').replace(SPACE, '')
+    .replace(PATH_OR_NUMBER, (_match, path: string | undefined) => path ?? '#').replace(FLAG, '$1<flag>').replace(SPACE, maskSpace)
 }
 
 /**
