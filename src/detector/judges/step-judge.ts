@@ -82,6 +82,7 @@ function maskSpace(run: string): string {
   const line = LINE_INDENT.exec(run)
   return line === null ? '' : `\n${line[1].replace(/\\t/g, '\t')}`
 }
+
 const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|m|min|minutes?|h)\b/gi
 const LONG_NUMBER = /\b\d{5,}\b/g
 
