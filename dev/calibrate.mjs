@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { settingsFromArgs } from './settings-args.mjs'
 import { StreamDetector } from '../lib/detector.js'
 import { LOOK_ALIKES, LOOP_SHAPES, latencyBound } from '../test/fixtures/detector/shapes.mjs'
 import { SWEEP_SIDES, sweepLookAlike, sweepShape } from '../test/fixtures/detector/shape-sweep.mjs'
@@ -17,7 +18,7 @@ import { realOutputAvailable } from '../test/fixtures/real-output/corpus.mjs'
 
 const { values } = parseArgs({ options: { set: { type: 'string', multiple: true } } })
 const sets = (values.set ?? []).flatMap((pair) => ['--set', pair])
-const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), Number(pair.slice(pair.indexOf('=') + 1))]))
+const config = settingsFromArgs(values.set)
 const root = new URL('../', import.meta.url)
 const work = mkdtempSync(join(tmpdir(), 'calibrate-'))
 const SIDES = ['reasoning', 'text', 'tool']

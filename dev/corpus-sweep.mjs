@@ -7,11 +7,12 @@
 // --json also writes every trip ({ pass, file, part, rule, side }) to a file (dev/calibrate.mjs reads it).
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { settingsFromArgs } from './settings-args.mjs'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 
 if (isMainThread) {
   const { values, positionals } = parseArgs({ options: { set: { type: 'string', multiple: true }, json: { type: 'string' } }, allowPositionals: true })
-  const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), Number(pair.slice(pair.indexOf('=') + 1))]))
+  const config = settingsFromArgs(values.set)
   const passes = positionals.length ? positionals : ['reasoning', 'text', 'tool', 'tool-json']
   const queue = [...passes]
   let trips = 0

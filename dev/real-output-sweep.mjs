@@ -7,13 +7,14 @@
 // defaults; --json also writes every document's verdict to a file (dev/calibrate.mjs reads it).
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { settingsFromArgs } from './settings-args.mjs'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
 
 const WORKERS = 2
 
 if (isMainThread) {
   const { values } = parseArgs({ options: { set: { type: 'string', multiple: true }, json: { type: 'string' } } })
-  const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), Number(pair.slice(pair.indexOf('=') + 1))]))
+  const config = settingsFromArgs(values.set)
   const { realOutputDocuments } = await import('../test/fixtures/real-output/corpus.mjs')
   const documents = new Map(realOutputDocuments().map((document) => [document.id, document]))
   const results = (await Promise.all(Array.from({ length: WORKERS }, (_, shard) => new Promise((resolve, reject) => {

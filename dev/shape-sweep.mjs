@@ -8,13 +8,14 @@
 // hid were found so: a decision circled cut 1,791 chars in, a retry transcript and a long pool cut far
 // too late, an emoji run whose verdict depended on the deltas).
 import { parseArgs } from 'node:util'
+import { settingsFromArgs } from './settings-args.mjs'
 import { StreamDetector } from '../lib/detector.js'
 import { LOOK_ALIKES, LOOP_SHAPES } from '../test/fixtures/detector/shapes.mjs'
 import { SWEEP_SIDES, sweepLookAlike, sweepShape } from '../test/fixtures/detector/shape-sweep.mjs'
 
 const { values, positionals } = parseArgs({ options: { set: { type: 'string', multiple: true }, seeds: { type: 'string' } }, allowPositionals: true })
 const filter = positionals[0] ?? ''
-const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), Number(pair.slice(pair.indexOf('=') + 1))]))
+const config = settingsFromArgs(values.set)
 const seeds = values.seeds === undefined ? undefined : Array.from({ length: Number(values.seeds) }, (_, i) => i + 1)
 
 let failures = 0

@@ -8,19 +8,12 @@
 // `node dev/step-sweep.mjs [--set key=value ...]` (after `npx tsup`): the copies are found as the
 // real-output corpus finds its own (test/fixtures/real-output/README.md); nothing is committed of them.
 import { parseArgs } from 'node:util'
+import { settingsFromArgs } from './settings-args.mjs'
 import { StepJudge } from '../lib/detector.js'
 import { openSource } from '../test/fixtures/real-output/corpus.mjs'
 
 const { values } = parseArgs({ options: { set: { type: 'string', multiple: true } } })
-const config = Object.fromEntries((values.set ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), Number(pair.slice(pair.indexOf('=') + 1))]))
-
-const parse = (text) => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
+const config = settingsFromArgs(values.set)
 
 /** SWE-agent's runs: { id, succeeded, steps: [{ command, output }] }. */
 function* sweAgentRuns() {
@@ -28,9 +21,9 @@ function* sweAgentRuns() {
   const files = source.list()
   for (const report of files.filter((path) => path.endsWith('/final_report.json'))) {
     const budget = report.slice(0, -'/final_report.json'.length)
-    const resolved = new Set(Object.values(parse(source.read(report) ?? '')?.resolved_per_project ?? {}).flat())
+    const resolved = new Set(Object.values(source.json(report)?.resolved_per_project ?? {}).flat())
     for (const path of files.filter((file) => file.startsWith(`${budget}/`) && file.endsWith('.traj'))) {
-      const trajectory = parse(source.read(path) ?? '')?.trajectory
+      const trajectory = source.json(path)?.trajectory
       if (!Array.isArray(trajectory)) continue
       const task = path.slice(budget.length + 1, -'.traj'.length)
       yield { id: `swe-agent/${budget.split('/').pop()}/${task}`, tool: 'swe_agent', succeeded: resolved.has(task), steps: trajectory.map((step) => ({ command: step.action, output: step.observation })) }
@@ -42,7 +35,7 @@ function* sweAgentRuns() {
 function* interCodeRuns() {
   const source = openSource({ repo: 'princeton-nlp/intercode', dir: 'data/results' })
   for (const path of source.list().filter((file) => file.endsWith('.json'))) {
-    const runs = parse(source.read(path) ?? '')
+    const runs = source.json(path)
     for (const run of Object.values(runs ?? {})) {
       const history = run?.turn_history
       if (!Array.isArray(history?.actions) || !Array.isArray(history.observations)) continue
