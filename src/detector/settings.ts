@@ -257,33 +257,12 @@ export const DETECTOR_SETTINGS = {
     default: 0.2, min: 0, max: 1, integer: false,
     description: 'Share of a middle- or weak-level run made mostly of whole lines with no sentence end (a list\'s items, titles) that must be units said before, word for word or with a counter changed (a list of one frame names new items, a loop restates its lines); 0 turns this off.',
   },
-  // Off: on real model output the echo level (a gram seen once is enough) cuts correct answers that
-  // state one fact per sentence in one frame (a logic puzzle's solution) more often than loops, which the
-  // weak level cuts later (docs/detector.md#latency-targets). `--set noveltyEchoMinSpan=512` tries it.
-  noveltyEchoMinSpan: {
-    default: 0, min: 0, max: 262144, integer: true,
-    description: 'Length (chars) of a run of plain sentences (words alone) made of grams seen before, once is enough, that trips the novelty rule\'s echo level in reasoning/text; 0 turns the echo level off.',
-  },
-  noveltyEchoMinShare: {
-    default: 0.5, min: 0, max: 1, integer: false,
-    description: 'Share of the window\'s word chars in grams seen before (once is enough) at the echo level.',
-  },
-  noveltyEchoMaxPeriod: {
-    default: 400, min: 1, max: 262144, integer: true,
-    description: 'The echo level counts only material that comes back from within this many chars (the geometric mean of its grams\' distances back).',
-  },
-  // A passage said twice in a row makes a familiar run of one period (a README repeating a few sentences
-  // under each API entry reaches 2); a pool goes on.
-  noveltyEchoMinPeriods: {
-    default: 2.5, min: 0, max: 64, integer: false,
-    description: 'An echo run must also last this many times the distance back to where its material was seen before.',
-  },
   // Documentation's repeated sentences sit between headings, links and code spans, and real output that
   // tracks a state (a move list, a table of cases) holds numbers and marks in most lines; a loop of
   // sentences is sentences, or lines said again word for word.
   noveltyPlainMinShare: {
     default: 0.9, min: 0, max: 1, integer: false,
-    description: 'Share of the window\'s chars in plain sentences (words alone: no number, markup or syntax), or in units said again word for word, that the middle, weak and echo levels need in reasoning/text.',
+    description: 'Share of the window\'s chars in plain sentences (words alone: no number, markup or syntax), or in units said again word for word, that the middle and weak levels need in reasoning/text.',
   },
   // Generated JSON and CSS records stay 0.97 familiar for 24 K and more (names and values change); a loop
   // of rows that differ only in an index stays at 1.0.

@@ -32,12 +32,10 @@ describe('novelty', () => {
     }
   })
 
-  it('cuts a frame whose one word changes at the middle level, which the strongest level alone never cuts, unlike a counter (the echo level, when on, reading its plain sentences, sooner)', () => {
+  it('cuts a frame whose one word changes at the middle level, which the strongest level alone never cuts, unlike a counter', () => {
     const counter = counterLoop({ seed: 1, side: 'text', prefixChars: 0, loopChars: 6000 })
     const frame = nounFrameLoop({ seed: 1, side: 'text', prefixChars: 0, loopChars: 6000 })
-    expect(DEFAULT_CONFIG.noveltyEchoMinSpan).toBe(0)
     const frameTrip = feed(frame.text, 'text', { config: exactRulesOff })!
-    expect(feed(frame.text, 'text', { config: { ...exactRulesOff, noveltyEchoMinSpan: 512 } })!.at).toBeLessThan(frameTrip.at)
     expect(frameTrip.rule).toBe('novelty')
     expect(frameTrip.at - frameTrip.loopStart).toBeGreaterThanOrEqual(DEFAULT_CONFIG.noveltyMiddleMinSpan)
     const strongestOnly = { ...exactRulesOff, noveltyMiddleMinSpan: 262144, noveltyWeakMinSpan: 262144 }
@@ -76,23 +74,6 @@ describe('novelty', () => {
     // The headers are what lets the bundle through: with new material never ending a run, it is cut.
     expect(feed(bundle, 'text', { config: { ...exactRulesOff, noveltyNewMaterialMinPeriod: 262144 } })?.rule).toBe('novelty')
     expect(feed(bundle, 'text', { config: { ...exactRulesOff, noveltyNewMaterialShare: 0 } })?.rule).toBe('novelty')
-  })
-
-  it('cuts a paraphrase pool and a decision circled at the echo level, when on, about 1,000 chars after onset; by default later, within their bounds', () => {
-    for (const shape of [paraphrasePoolLoop, circlingDecisionLoop]) {
-      for (const language of ['en', 'zh'] as const) {
-        const { text, onset } = shape({ seed: 3, language, side: 'reasoning', prefixChars: 3000, loopChars: 8000 })
-        const trip = feed(text, 'reasoning', { config: { ...exactRulesOff, noveltyEchoMinSpan: 512 } })
-        expect(trip?.rule, `${shape.name} ${language}`).toBe('novelty')
-        expect(trip!.at - onset, `${shape.name} ${language}`).toBeLessThan(1200)
-        // With the echo level off (the default), the weak level cuts the same pool, later (seen-twice grams only).
-        const weak = feed(text, 'reasoning', { config: exactRulesOff })
-        expect(weak?.rule, `${shape.name} ${language}`).toBe('novelty')
-        expect(weak!.at, `${shape.name} ${language}`).toBeGreaterThan(trip!.at)
-        const name = shape === paraphrasePoolLoop ? 'paraphrasePool' : 'circlingDecision'
-        expect(weak!.at - onset, `${shape.name} ${language}`).toBeLessThanOrEqual(latencyBound(name, 'reasoning', { seed: 3, language }))
-      }
-    }
   })
 
   // Weak evidence grows with the trace: a correct 20-60 K trace revisits its material with 0.6-0.7 of its
@@ -166,8 +147,8 @@ describe('novelty', () => {
   })
 
   it('cuts every paraphrase pool and decision circled of 48 seeds within its bound, at every delta size', () => {
-    // The shape sweep reads seeds 1-6; the slowest cuts lie further out: with the echo level off and the
-    // weak level waiting for noveltyWeakMinPeriods rounds, the slowest paraphrase pool is cut ~4,450 chars
+    // The shape sweep reads seeds 1-6; the slowest cuts lie further out: with the weak level waiting for
+    // noveltyWeakMinPeriods rounds, the slowest paraphrase pool is cut ~4,450 chars
     // after onset and the slowest decision circled ~5,360 (~5,250 at 8 rounds), under their bounds of 4,800 and 5,600.
     expect([latencyBound('paraphrasePool', 'reasoning'), latencyBound('circlingDecision', 'reasoning')]).toEqual([4800, 5600])
     const seeds = Array.from({ length: 48 }, (_, i) => i + 1)
@@ -178,19 +159,18 @@ describe('novelty', () => {
     }
   })
 
-  it('reads only plain sentences (or units said again word for word) at the echo, middle and weak levels: the same pool as list items with code spans waits', () => {
+  it('reads only plain sentences (or units said again word for word) at the middle and weak levels: the same pool as list items with code spans waits', () => {
     const { text, onset } = paraphrasePoolLoop({ seed: 3, side: 'reasoning', prefixChars: 3000, loopChars: 40000 })
-    const echoOn = { ...exactRulesOff, noveltyEchoMinSpan: 512 }
-    const plain = feed(text, 'reasoning', { config: echoOn })!
+    const plain = feed(text, 'reasoning', { config: exactRulesOff })!
     expect(plain.rule).toBe('novelty')
-    expect(plain.at - onset).toBeLessThan(1200)
+    expect(plain.at - onset).toBeLessThan(latencyBound('paraphrasePool', 'reasoning'))
     // Every sentence a list item naming a file in a code span: documentation's shape, not a model talking to itself.
     const listed = text.slice(0, onset) + text.slice(onset).replace(/([^.\n]+\.) ?/g, '- $1 See `notes.md`.\n')
-    const detector = new StreamDetector(echoOn)
+    const detector = new StreamDetector(exactRulesOff)
     const early = listed.slice(0, listed.indexOf('\n', onset + 8000))
     expect(feed(early, 'reasoning', { detector })).toBeUndefined()
     // The plain share is what holds it back: with none required, the weaker levels cut it within the pool's bound.
-    const ungated = feed(listed, 'reasoning', { config: { ...echoOn, noveltyPlainMinShare: 0 } })
+    const ungated = feed(listed, 'reasoning', { config: { ...exactRulesOff, noveltyPlainMinShare: 0 } })
     expect(ungated?.rule).toBe('novelty')
     expect(ungated!.at - onset).toBeLessThan(latencyBound('paraphrasePool', 'reasoning'))
     // It goes on (not cut in its first 8,000 chars), its items come back word for word, and the middle level cuts it.
@@ -244,15 +224,15 @@ describe('novelty', () => {
     expect(feed(bullets.slice(0, onset + 8000), 'text', { config: exactRulesOff })).toBeUndefined()
   })
 
-  it('lets a plain paragraph said twice in a row through at the echo level, when on (one period of familiar text)', () => {
+  it('lets a plain paragraph said twice in a row through (its grams seen once are no evidence), and cuts it said over and over', () => {
     for (const language of ['en', 'zh'] as const) {
       const paragraph = language === 'zh'
         ? '我先把计划再说一遍，免得漏掉什么。第一步是把分页从偏移量改成游标，这样清理任务删掉旧数据时不会让后面的批次跳过任何一行。第二步是在导入结束时比较源表和目标表的总数，不一致就报错并停下来。第三步是把最近三次丢失的数据补导回去，然后再跑一遍核对脚本。第四步是在清理任务和导入任务之间加一把锁，两者不再同时运行。最后把这次排查的经过写进运维手册，说明为什么偏移量分页在数据会被删除的表上不可靠，以后新写的导入脚本一律用游标，并且在代码评审的检查清单里加上这一条。另外，补导之前要先确认目标表里没有这些行的残留，否则唯一键会冲突，补导会在中途失败；确认的办法是按主键区间分批查询，每批一千行，只记录缺失的主键，查完以后再统一补导，补导完成后把缺失主键的清单和补导的行数一起附在事故记录里，方便以后回头核对。'
         : 'So the plan, once more, to be sure I have not missed anything. First the pagination moves from offsets to a cursor, so that the cleanup job deleting old rows can no longer make a later batch skip rows. Then the import compares the row counts of the source and the target at the end and stops with an error when they differ. Last, the rows lost in the three bad runs are imported again and the check runs once more.'
       const text = productiveProse(3000, language, 5) + paragraph + '\n' + paragraph + '\n' + productiveProse(3000, language, 6)
-      for (const side of ['reasoning', 'text'] as const) expect(feed(text, side, { config: { ...exactRulesOff, noveltyEchoMinSpan: 512 } }), `${language} ${side}`).toBeUndefined()
-      // The periods the run must last are what let it through: without them the second copy is a run.
-      expect(feed(text, 'text', { config: { ...exactRulesOff, noveltyEchoMinPeriods: 0, noveltyEchoMinSpan: 256 } })?.rule, language).toBe('novelty')
+      for (const side of ['reasoning', 'text'] as const) expect(feed(text, side, { config: exactRulesOff }), `${language} ${side}`).toBeUndefined()
+      const over = productiveProse(3000, language, 5) + `${paragraph}\n`.repeat(8)
+      for (const side of ['reasoning', 'text'] as const) expect(feed(over, side, { config: exactRulesOff })?.rule, `${language} ${side}`).toBe('novelty')
     }
   })
 

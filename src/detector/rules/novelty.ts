@@ -42,15 +42,7 @@ export interface NoveltyThresholds {
   readonly newMaterialShare: number
   /** The period (chars) of the familiar material from which new material ends a familiar run. */
   readonly newMaterialMinPeriod: number
-  /** Echo level: the length of a run of plain sentences made of grams seen before; 0 turns the level off. */
-  readonly echoMinSpan: number
-  /** Share of the window's word chars in grams seen before (once is enough). */
-  readonly echoMinShare: number
-  /** Only material that comes back from within this many chars counts. */
-  readonly echoMaxPeriod: number
-  /** An echo run must also last this many periods. */
-  readonly echoMinPeriods: number
-  /** Share of the window's chars in plain sentences (or units said again) for the middle, weak and echo levels. */
+  /** Share of the window's chars in plain sentences (or units said again) for the middle and weak levels. */
   readonly plainMinShare: number
   /**
    * Whether the middle and weak levels read only windows of plain sentences or of units said again word
@@ -181,12 +173,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
   private readonly middle: FamiliarRun
   private readonly weak: FamiliarRun
   private readonly data = new FamiliarRun()
-  private readonly echo = new FamiliarRun()
   private readonly spans: Float64Array
   private readonly middleSpans: Float64Array
   private readonly weakSpans: Float64Array
   private readonly dataSpans: Float64Array
-  private readonly echoSpans: Float64Array
 
   constructor(readonly thresholds: NoveltyThresholds) {
     this.middle = new FamiliarRun(thresholds.weakHistoryShare, thresholds.listMinRestatedShare)
@@ -197,7 +187,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.middleSpans = Float64Array.of(thresholds.middleMinSpan, Infinity, Infinity)
     this.weakSpans = Float64Array.of(thresholds.weakMinSpan, Infinity, Infinity)
     this.dataSpans = Float64Array.of(Infinity, Infinity, thresholds.dataMinSpan)
-    this.echoSpans = Float64Array.of(thresholds.echoMinSpan > 0 ? thresholds.echoMinSpan : Infinity, Infinity, Infinity)
   }
 
   private useRingTables(tables: Float64Array[]): void {
@@ -354,7 +343,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
     const inOrder = orderedSums[at] - orderedSums[from] >= thresholds.dataMinOrder * (orderedSums[at] - orderedSums[from] + disorderedSums[at] - disorderedSums[from])
     const dataFamiliar = full && windowCredit >= 2 * thresholds.dataMinCoverage * windowChars && inOrder
     const newItemsInAnyOrder = !inOrder && (newItemSums[at] - newItemSums[from]) * 2 >= windowChars
-    const echoShare = plain && recurringChars >= thresholds.echoMinShare * windowChars
     const newMaterialCandidate = thresholds.newMaterialShare > 0 && !unit.openedAtCut && chars >= MIN_NEW_MATERIAL_CHARS
       && newChars >= thresholds.newMaterialShare * chars
     // The period of what repeats (chars back to where the window's material was seen), by which a
@@ -362,7 +350,7 @@ export class NoveltyRule implements TokenReader, UnitRule {
     // unit would cost 3 % of the detector's time.
     let periodTokens = 0
     let period = 0
-    if (strongFamiliar || middleFamiliar || weakFamiliar || dataFamiliar || echoShare || newMaterialCandidate) {
+    if (strongFamiliar || middleFamiliar || weakFamiliar || dataFamiliar || newMaterialCandidate) {
       periodTokens = recurringChars > 0 ? 2 ** ((logDistanceSums[at] - logDistanceSums[from]) / recurringChars) : 0
       period = windowTokens > 0 ? periodTokens * ((unit.end - ends[from]) / windowTokens) : 0
     }
@@ -378,7 +366,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
       this.middle.stop()
       this.weak.stop()
       this.data.stop()
-      this.echo.stop()
       this.newMaterialUnit = index
       return undefined
     }
@@ -392,7 +379,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
       ?? this.middle.follow(middleFamiliar, this, runFrom, at, unit.end, this.middleSpans, Math.max(weakPeriodSpan, listSpan), listLike)
       ?? this.weak.follow(weakFamiliar, this, runFrom, at, unit.end, this.weakSpans, Math.max(weakPeriodSpan, listSpan), listLike)
       ?? this.data.follow(dataFamiliar, this, runFrom, at, unit.end, this.dataSpans, periodSpan, listLike)
-      ?? this.followEcho(echoShare && period <= thresholds.echoMaxPeriod, runFrom, at, unit.end, period, listLike)
   }
 
   /** Whether `key` (a unit's text or shape) was said before; remembers it. */
@@ -404,24 +390,6 @@ export class NoveltyRule implements TokenReader, UnitRule {
     return before
   }
 
-  /**
-   * The echo level's run begins at the first unit of the window that is itself mostly echo, not at
-   * the window's head: its span is as short as the window, which reaches back into the text the loop
-   * echoes (a run measured from there would count what came before the loop).
-   */
-  private followEcho(familiar: boolean, from: number, at: number, end: number, period: number, listLike: boolean): RuleFinding | undefined {
-    const { charSums, recurringSums, thresholds } = this
-    let start = from
-    if (familiar && !this.echo.running) {
-      while (start !== at) {
-        const next = (start + 1) & this.ringMask
-        const chars = charSums[next] - charSums[start]
-        if (chars > 0 && recurringSums[next] - recurringSums[start] >= thresholds.echoMinShare * chars) break
-        start = next
-      }
-    }
-    return this.echo.follow(familiar, this, start, at, end, this.echoSpans, thresholds.echoMinPeriods * period, listLike)
-  }
 }
 
 /** A familiar run at one level of evidence: where it began and the running sums there. */
@@ -442,11 +410,6 @@ class FamiliarRun {
 
   stop(): void {
     this.start = -1
-  }
-
-  /** A run is in progress (its start is fixed). */
-  get running(): boolean {
-    return this.start >= 0
   }
 
   /** The window ending at ring slot `at` (beginning after slot `from`) is familiar at this level or not. */
