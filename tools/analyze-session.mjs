@@ -4,7 +4,7 @@
 // A thin shell over lib/session.js; run `npm run build` first in a checkout.
 import { availableParallelism } from 'node:os'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { GUARD_SETTING_NAMES, analyzeFile, findSessionFiles, guardsOf, jsExpression, readPatchConfig } from '../lib/session.js'
+import { GUARD_SETTING_NAMES, analyzeFile, closestName, findSessionFiles, guardsOf, jsExpression, readPatchConfig } from '../lib/session.js'
 import * as detector from '../lib/detector.js'
 import { UsageError, parseFlags } from './cli-flags.mjs'
 
@@ -201,7 +201,8 @@ async function buildConfigs(options) {
     process.stderr.write(`analyze-session: --config: ${name} is not a loop-breaker setting${hint} (left aside; the live plugin refuses it)\n`)
   }
   const base = { thresholds: {}, guards }
-  for (const { key, raw } of options.sets) setIn(base, key, settingValue(raw))
+  for (const { key, raw } of options.sets) setIn(base, checkedName('--set', key), settingValue(raw))
+  if (options.sweep !== undefined) checkedName('--sweep', options.sweep.key)
   for (const [key, value] of Object.entries(guards)) {
     const expression = jsExpression(value)
     if (expression !== undefined) throw new UsageError(`--config: ${key} is a !!js expression (${expression}) that only DSH can evaluate: give its value with --set ${key}=<value>`)
@@ -216,7 +217,18 @@ async function buildConfigs(options) {
   return configs
 }
 
-/** A guard goes to `guards`, anything else to `thresholds` (the detector names an unknown one). */
+/**
+ * `key` when it names a guard or a detector threshold; otherwise a usage error with the closest name (a
+ * mistyped or removed threshold would get the detector's own message, which lists all of them).
+ */
+function checkedName(flag, key) {
+  if (GUARD_NAMES.has(key) || Object.hasOwn(detector.DETECTOR_SETTINGS, key)) return key
+  const closest = closestName(key, [...GUARD_NAMES, ...Object.keys(detector.DETECTOR_SETTINGS)])
+  const hint = closest === undefined ? '' : `, did you mean ${closest}?`
+  throw new UsageError(`${flag} ${key}: no such guard or detector threshold${hint} (the thresholds: docs/detector.md#settings)`)
+}
+
+/** A guard goes to `guards`, anything else to `thresholds`. */
 function setIn(config, key, value) {
   if (GUARD_NAMES.has(key)) config.guards[key] = value
   else config.thresholds[key] = value

@@ -24,6 +24,7 @@ export { readPatchConfig, loopBreakerRows, parsePatchFile, guardsOf, PatchFileEr
 export { jsExpression } from '../patch-dialect.ts'
 export type { UnknownSetting } from './patch-config.ts'
 export { GUARD_SETTING_NAMES } from '../plugin/setting-names.ts'
+export { closestName } from '../closest-name.ts'
 export type { ReplayConfig } from './replay.ts'
 export { runReplayWorker } from './replay-worker.ts'
 export { repairSessionLog, RepairError } from './repair.ts'
