@@ -197,8 +197,7 @@ async function buildConfigs(options) {
   const { guards, retired, unknown } = guardsOf(fromPatches)
   if (retired !== undefined) process.stderr.write(`analyze-session: --config: ${retired}\n`)
   for (const { name, closest } of unknown) {
-    const hint = closest === undefined ? '' : `, did you mean ${closest}?`
-    process.stderr.write(`analyze-session: --config: ${name} is not a loop-breaker setting${hint} (left aside; the live plugin refuses it)\n`)
+    process.stderr.write(`analyze-session: --config: ${name} is not a loop-breaker setting${didYouMean(closest)} (left aside; the live plugin refuses it)\n`)
   }
   const base = { thresholds: {}, guards }
   for (const { key, raw } of options.sets) setIn(base, checkedName('--set', key), settingValue(raw))
@@ -224,8 +223,12 @@ async function buildConfigs(options) {
 function checkedName(flag, key) {
   if (GUARD_NAMES.has(key) || Object.hasOwn(detector.DETECTOR_SETTINGS, key)) return key
   const closest = closestName(key, [...GUARD_NAMES, ...Object.keys(detector.DETECTOR_SETTINGS)])
-  const hint = closest === undefined ? '' : `, did you mean ${closest}?`
-  throw new UsageError(`${flag} ${key}: no such guard or detector threshold${hint} (the thresholds: docs/detector.md#settings)`)
+  throw new UsageError(`${flag} ${key}: no such guard or detector threshold${didYouMean(closest)} (the thresholds: docs/detector.md#settings)`)
+}
+
+/** The hint after an unknown name: `, did you mean <closest>?`, or nothing when no name is close. */
+function didYouMean(closest) {
+  return closest === undefined ? '' : `, did you mean ${closest}?`
 }
 
 /** A guard goes to `guards`, anything else to `thresholds`. */
