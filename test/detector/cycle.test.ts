@@ -170,6 +170,17 @@ describe('cycle', () => {
     }
   })
 
+  // A list number is a counter only when the numbers climb. `43.` said again verbatim among marks
+  // (`\n43.\n},`, the shrunk case a property run found) had its digits skipped as a counter, so the
+  // period read as a divider and waited for the divider span (32,768).
+  it.each(['\n43.\n},', ';\n14.', '0\n3.'])('reads a list number said again verbatim (%j) as content: cut within the values span', (unit) => {
+    for (const side of ['reasoning', 'text'] as const) {
+      const { trip, latency } = feedAfter(PROSE_EN + '\n', unit.repeat(Math.ceil(8000 / unit.length)), side)
+      expect(trip?.rule, unit).toBe('cycle')
+      expect(latency, unit).toBeLessThanOrEqual(DEFAULT_CONFIG.valuesMinSpan + 2 * stride)
+    }
+  })
+
   it('waits for the longer tool-side span', () => {
     const line = 'We insert the seen id into the table once more\n'
     const loop = line.repeat(200)

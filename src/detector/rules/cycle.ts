@@ -339,7 +339,9 @@ export class CycleRule {
         if (!isWhitespace(code)) mark = true
         continue
       }
-      if (this.counterDigitPlace(last - i, last) >= 0) continue
+      // A list number is a counter only where the repetition needed it to be one (its numbers climb):
+      // `43.` said again verbatim is content, as any other digits are.
+      if (this.matchedCounters && this.counterDigitPlace(last - i, last) >= 0) continue
       // `\n`, `\t`, `\r` written out are white space, as symbol-run reads them (the char before the
       // period's first is its last: the repetition spans 2.5 periods at least).
       if (endsWhiteEscape(this.ring, this.mask, last - i)) whiteEscape = true
