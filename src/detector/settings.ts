@@ -375,7 +375,8 @@ export const DETECTOR_SETTINGS = {
     default: 1536, min: 0, max: 1048576, integer: true,
     description: 'Length (chars) of a run of a divider, padding, bracket or laughter unit (- = _ * # ~ ─ · 0 } 哈 w), or of white space alone (spaces, line breaks, tabs), that trips the symbol-run rule in reasoning/text, and of a period of marks alone in one line (|---, -=) repeated that trips the cycle rule; 0 lets such runs through.',
   },
-  // The npm corpus's tool pass (JSON-escaped) peaks at 181 chars for the first class (a regex's `\b\b\b`);
+  // The npm corpus's tool pass (JSON-escaped) peaks at 128 chars for these units ('�' in a codepage
+  // table; a regex's `\b\b\b` read 181 while an escaped backslash was transparent, symbol-run.ts);
   // 2,048 cuts within 2,150 chars at 64-char deltas.
   toolSymbolRunMinChars: {
     default: 2048, min: 0, max: 1048576, integer: true,

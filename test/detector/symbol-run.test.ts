@@ -11,8 +11,10 @@ const { symbolRunMinChars, dividerRunMinChars, toolSymbolRunMinChars, toolDivide
 // reasoning and text and within 2,400 in tool arguments (issue 12).
 const SHORT_RUNS = ['.', '。', '!', '! ', '?', '！', '？', '…', '、', '😀', '🙏', '❤️', 'a ', 'x', 'は', 'ж', 'ا', 'क', '的', '好', '★', '→', '?\n\n',
   'ok', 'Ok ok ', 'no no no\n', 'OK  ', '好的']
-// Dividers, padding, closers and laughter: written long on purpose, so cut at the divider length.
-const LONG_RUNS = ['-', '=', '_', '#', '* ', '~', '─', '━', '═', '·', '—', 'ー', '0', ') ', '}', '哈', '哈 ', '呵', 'w', 'W ', 'ㅋ']
+// Dividers, padding, closers and laughter: written long on purpose, so cut at the divider length. A
+// backslash too: in tool arguments it arrives escaped, as two (`\\`), and read as an escape's opener a run of
+// them was never cut there (a bounded-loop search over repeated units found it).
+const LONG_RUNS = ['-', '=', '_', '#', '* ', '~', '─', '━', '═', '·', '—', 'ー', '0', ') ', '}', '哈', '哈 ', '呵', 'w', 'W ', 'ㅋ', '\\', '\\ ']
 
 /** The latest trip over 3/16/64-char deltas of `unit` repeated after a 2,000-char prefix, checked for the same verdict. */
 function cutOf(unit: string, language: 'en' | 'zh', side: Side) {

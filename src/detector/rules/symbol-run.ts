@@ -153,7 +153,12 @@ export class SymbolRunRule {
         if (alive2 || seen < 2) pending2++
       }
       if (isWhitespace(code) || code === VARIATION_SELECTOR || code === ZERO_WIDTH_JOINER) continue
-      if (this.jsonText && code === BACKSLASH) continue
+      // In JSON a lone backslash opens the escape after it, but `\\` is a backslash the model wrote: a
+      // unit like any other (read as an opener, a run of them in tool arguments was never cut).
+      if (this.jsonText && code === BACKSLASH) {
+        if (position === 0 || ring[(position - 1) & mask] !== BACKSLASH) continue
+        position--
+      }
       // The char before `from` is still in the ring: an escape or a surrogate pair may straddle strides.
       if (this.jsonText && endsWhiteEscape(ring, mask, position)) {
         if (code === LETTER_N) {
