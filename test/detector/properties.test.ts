@@ -107,4 +107,38 @@ describe('properties', () => {
       expect(trip!.at).toBeLessThanOrEqual(body.length + span + stride + largest)
     }), { numRuns: 100 })
   })
+
+  // The guard's promise is that a loop is bounded in every setting, whatever it holds. Units of
+  // markup, escapes, JSON, emoji, CJK, template tokens and white space, repeated on every side (tool
+  // arguments as JSON or raw): each is cut by the longest span any rule waits for (dividers, data),
+  // plus a few periods and strides. Each atom alone first (a run of one is what degenerate output
+  // most often is, and a random mix rarely draws one), then random mixes. Such a search found a run of
+  // escaped backslashes in tool arguments, which no rule read.
+  describe('any unit repeated without end is cut on every side within the longest span a rule waits for', () => {
+    const atoms = [...'aZ09 .,;:{}[]()<>/\\|"\'\n\t\r-_=*#`~!?@$%^&+的。，😀─\u200d\ufe0f\u00a0\u3000'].concat(
+      ['\\u00a0', '\\n', '\\t', '\\"', '\\\\', '</s>', '<|im_end|>', '```', '0, ', '1. ', 'Step ', '{"a": 1}', '&nbsp;', '<br>', '…', '“'])
+    const longestSpan = Math.max(DEFAULT_CONFIG.dividerMinSpan, DEFAULT_CONFIG.noveltyDataMinSpan, DEFAULT_CONFIG.toolNoveltyMinSpan)
+    const expectBounded = (body: string, side: Side, rawTool: boolean, sizes: number[]) => {
+      const loop = body.repeat(Math.ceil((longestSpan + 4096) / body.length))
+      const text = side === 'tool' && !rawTool ? JSON.stringify({ content: loop }) : loop
+      const period = side === 'tool' && !rawTool ? JSON.stringify(body).length - 2 : body.length
+      const { trip, largest } = streamWith(text, side, sizes, { maxIdenticalChunks: 0, toolMaxIdenticalChunks: 0 })
+      const label = `${JSON.stringify(body)} ${side}${side === 'tool' ? (rawTool ? ' raw' : ' JSON') : ''} [${sizes}]`
+      expect(trip, label).toBeDefined()
+      expect(trip!.at, label).toBeLessThanOrEqual(longestSpan + 4 * period + 2 * stride + largest)
+    }
+
+    it('each atom alone, at 1, 7 and 32-char deltas', () => {
+      for (const atom of atoms.filter((text) => text.trim().length > 0)) {
+        for (const [side, rawTool] of [['reasoning', false], ['text', false], ['tool', false], ['tool', true]] as const) {
+          for (const size of [1, 7, 32]) expectBounded(atom, side, rawTool, [size])
+        }
+      }
+    })
+
+    it('random mixes of them', () => {
+      const unit = fc.array(fc.constantFrom(...atoms), { minLength: 1, maxLength: 40 }).map((parts) => parts.join('')).filter((text) => text.trim().length > 0)
+      fc.assert(fc.property(unit, deltaSizes, sides, fc.boolean(), (body, sizes, side, rawTool) => expectBounded(body, side, rawTool, sizes)), { numRuns: 150 })
+    })
+  })
 })
