@@ -211,8 +211,10 @@ export class NoveltyRule implements TokenReader, UnitRule {
     this.beforePrevious = this.previous
     this.previous = value
     this.unitShape = Math.imul(this.unitShape ^ value, FNV_PRIME)
-    // A gram of values alone (numbers, hashes, a board's `X O O`) is no evidence: a word has two letters, or is CJK.
-    const word = token.slots === 0 && (token.letters > 1 || (token.letters === 1 && isCjk(token.firstCode)))
+    // A gram of values alone (numbers, hashes, a board's `X O O`) is no evidence: a word has two letters
+    // besides its values, or is CJK. A token that holds words and an id (`call_b071c772`, a line of
+    // minified JSON restating one call under a new id) is a word with a slot, as `Step 12` is in prose.
+    const word = token.letters - token.valueLetters > 1 || (token.slots === 0 && token.letters === 1 && isCjk(token.firstCode))
     const worded = word || this.previousWord || this.beforePreviousWord
     this.beforePreviousWord = this.previousWord
     this.previousWord = word

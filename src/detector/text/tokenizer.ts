@@ -42,6 +42,8 @@ export interface Token {
   tightSeparators: number
   /** Letters (not digits) in it, any script. */
   letters: number
+  /** Those of its letters inside its value runs (an id's hex letters, a coordinate's column): the rest are its words'. */
+  valueLetters: number
   firstCode: number
   /** The character after its first one and the one before its last, read from the text even across token edges. */
   secondCode: number
@@ -70,6 +72,7 @@ const COLON = 58
 const LINE_FEED = 10
 const FULL_STOP = 46
 const COMMA = 44
+const BACKSLASH = 92
 /** A uuid's shortest group. */
 const MIN_HEX_GROUP = 4
 /** Numbers this short are state (positions, totals, case values), not ids: see `isStateNumber`. */
@@ -129,6 +132,9 @@ export class Tokenizer {
   /** The token's last chars are a comma and a quote: a separator if the token goes on (`tightSeparators`). */
   private quoteAfterComma = false
   private letters = 0
+  private valueLetters = 0
+  /** Letters of the hex run waiting in `pendingGroup`, value letters if it proves an id's group. */
+  private pendingGroupLetters = 0
   private ring: Uint16Array = new Uint16Array(1)
   private mask = 0
   private caseHash = FNV_OFFSET
@@ -138,7 +144,7 @@ export class Tokenizer {
   private readonly counterValues = new Int32Array(COUNTER_MASK + 1)
   private readonly current: Token = {
     hash: 0, caseHash: 0, start: 0, end: 0, hasWordChar: false, endsSentence: false, spaced: false,
-    maskedHash: 0, slots: 0, maskedSlots: 0, codeMarks: 0, tightSeparators: 0, letters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0, quotedCapitals: false,
+    maskedHash: 0, slots: 0, maskedSlots: 0, codeMarks: 0, tightSeparators: 0, letters: 0, valueLetters: 0, firstCode: 0, secondCode: 0, beforeLastCode: 0, previousCode: 0, nextCode: 0, lastCode: 0, leadingRepeats: 0, quotedCapitals: false,
   }
 
   /**
@@ -209,6 +215,7 @@ export class Tokenizer {
         this.codeMarks = 0
         this.tightSeparators = 0
         this.letters = word ? 1 : 0
+        this.valueLetters = 0
         const finding = this.emit(cjkHash, position, position + 1, word, code, spaced)
         spaced = false
         if (finding) return finding
@@ -235,6 +242,7 @@ export class Tokenizer {
         letters = 0
         this.slots = 0
         this.maskedSlots = 0
+        this.valueLetters = 0
         this.pendingGroup = false
         this.codeMarks = 0
         this.tightSeparators = 0
@@ -296,12 +304,17 @@ export class Tokenizer {
    * it holds a digit, or is hex letters next to a masked run of the token (an id's group with no digit).
    */
   private endRun(masked: number, runHash: number, runHasDigit: boolean, runEnd: number, runLength: number): number {
+    // In tool arguments a run may end at an escape (`\"`, `\n`): its backslash stands between the run
+    // and `runEnd` in the ring, and read as the run's last char it kept an id's group from being masked
+    // (`\"id\":\"b071c772-4831-b7ce\"` in a file written as JSON never read the same twice).
+    if (this.unescaper !== undefined && this.ring[(runEnd - 1) & this.mask] === BACKSLASH) runEnd--
     if (this.pendingGroup) {
       this.pendingGroup = false
       if (runHasDigit) {
         masked = this.maskedIfGroup
         this.slots++
         this.maskedSlots++
+        this.valueLetters += this.pendingGroupLetters
       }
     }
     if (!runHasDigit) {
@@ -309,12 +322,14 @@ export class Tokenizer {
       if (!hexGroup || this.slots === 0) {
         if (hexGroup) {
           this.pendingGroup = true
+          this.pendingGroupLetters = runLength
           this.maskedIfGroup = Math.imul(masked ^ SLOT_PLACEHOLDER, FNV_PRIME)
         }
         return Math.imul(masked ^ runHash, FNV_PRIME)
       }
     }
     this.slots++
+    this.valueLetters += this.lettersIn(runEnd - runLength, runEnd)
     // A value still, but one that carries state: it stays as written in the masked form.
     const digitsFrom = runHasDigit ? this.stateDigitsFrom(runEnd - runLength, runEnd) : -1
     if (digitsFrom >= 0 && !this.isCounter(masked, digitsFrom, runEnd)) {
@@ -383,6 +398,13 @@ export class Tokenizer {
     return i - start - 1 >= MIN_QUOTED_CAPITALS && i < end && ring[i & mask] === quote
   }
 
+  /** Letters (chars other than ASCII digits) in the letter-and-digit run [from, to). */
+  private lettersIn(from: number, to: number): number {
+    let letters = 0
+    for (let i = from; i < to; i++) if (!isDigit(this.ring[i & this.mask])) letters++
+    return letters
+  }
+
   private isHex(from: number, to: number): boolean {
     for (let i = from; i < to; i++) {
       const code = this.ring[i & this.mask] | 32
@@ -410,6 +432,7 @@ export class Tokenizer {
     token.codeMarks = this.codeMarks
     token.tightSeparators = this.tightSeparators
     token.letters = this.letters
+    token.valueLetters = this.valueLetters
     token.firstCode = first
     token.secondCode = ring[(start + 1) & this.mask]
     token.beforeLastCode = ring[(end - 2) & this.mask]
