@@ -72,6 +72,7 @@ const COLON = 58
 const LINE_FEED = 10
 const FULL_STOP = 46
 const COMMA = 44
+const EQUALS = 61
 const BACKSLASH = 92
 /** A uuid's shortest group. */
 const MIN_HEX_GROUP = 4
@@ -355,14 +356,19 @@ export class Tokenizer {
 
   /**
    * Whether the short number at [from, to) counts: it is one more than the number last read in the
-   * same place (after the same previous token, behind the same start of its token): "Step 12" after
-   * "Step 11", "#8" after "#7", a list's index after the same line ending. Each place remembers its
-   * last number in a small direct-mapped table; a collision only forgets a count.
+   * same place (after the same previous token, behind the same start of its token; a key's value behind
+   * its key alone): "Step 12" after "Step 11", "#8" after "#7", a list's index after the same line ending,
+   * `"attempt":12` after `"attempt":11`. Each place remembers its last number in a small
+   * direct-mapped table; a collision only forgets a count.
    */
   private isCounter(maskedPrefix: number, from: number, to: number): boolean {
     let value = 0
     for (let i = from; i < to; i++) value = value * 10 + this.ring[i & this.mask] - 48
-    const place = Math.imul(maskedPrefix ^ this.previousMasked, FNV_PRIME) | 1
+    // A key's value (`"id":12`, `step=3`) is placed by its key alone: in minified JSON the token before
+    // it is the line before, whose own number changed, so no place ever came round twice.
+    const before = this.ring[(from - 1) & this.mask]
+    const keyed = (before === COLON || before === EQUALS) && maskedPrefix !== FNV_OFFSET
+    const place = Math.imul(keyed ? maskedPrefix : maskedPrefix ^ this.previousMasked, FNV_PRIME) | 1
     const slot = (place ^ (place >>> 16)) & COUNTER_MASK
     const counts = this.counterPlaces[slot] === place && value === this.counterValues[slot] + 1
     this.counterPlaces[slot] = place
