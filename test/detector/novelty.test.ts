@@ -392,7 +392,8 @@ describe('novelty', () => {
   // word with a slot now. In tool arguments the same lines written into a JSON file arrive escaped, and
   // the id's last group, read with the escape's backslash, stayed unmasked there. A counter as a key's
   // value (`"attempt":12`) was placed by the token before it, the line before with its own number, so it
-  // read as a state number until it had four digits.
+  // read as a state number until it had four digits. An array written on one line, with no space at
+  // all, was one token that never ended: it is read record by record now.
   it('reads a line of minified JSON restating one call under a new id or count as familiar: cut at the data span on every side, written into a file too', () => {
     let state = 7
     const hex = (length: number) => Array.from({ length }, () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 16 & 15).toString(16)).join('')
@@ -403,10 +404,13 @@ describe('novelty', () => {
     const name = (i: number) => Array.from({ length: 3 }, (_, place) => 'bcdfghklmnprstvz'[(i >> (4 * place)) & 15] + 'aeiou'[(i >> place) % 5]).join('')
     const reads = 'I will read every file in turn.\n' + Array.from({ length: 700 }, (_, i) => `{"tool":"read_file","id":"call_${hex(8)}-${hex(4)}-${hex(4)}","args":{"path":"src/${name(i)}/index.ts"}}\n`).join('')
     const attempts = 'I will read the file first.\n' + Array.from({ length: 700 }, (_, i) => `{"tool":"read_file","attempt":${i + 1},"args":{"path":"src/index.ts"}}\n`).join('')
+    const oneLine = '{"todos":[' + Array.from({ length: 900 }, (_, i) => `{"id":${i + 1},"done":false,"title":"fix_login"}`).join(',') + ']}'
+    const newTitles = '{"todos":[' + Array.from({ length: 900 }, (_, i) => `{"id":${i + 1},"done":false,"title":"fix_${name(i)}"}`).join(',') + ']}'
     for (const [side, text, other] of [['reasoning', calls, reads], ['text', calls, reads], ['tool', calls, reads],
       ['tool', JSON.stringify({ path: 'calls.jsonl', content: calls }), JSON.stringify({ path: 'reads.jsonl', content: reads })],
-      ['reasoning', attempts, reads], ['tool', JSON.stringify({ path: 'calls.jsonl', content: attempts }), reads]] as const) {
-      const label = `${side} ${text.startsWith('{"path"') ? 'in a file' : 'raw'} ${text.includes('"attempt"') ? 'count' : 'id'}`
+      ['reasoning', attempts, reads], ['tool', JSON.stringify({ path: 'calls.jsonl', content: attempts }), reads],
+      ['text', oneLine, newTitles], ['tool', oneLine, newTitles], ['tool', JSON.stringify({ path: 'todos.json', content: oneLine }), JSON.stringify({ path: 'todos.json', content: newTitles })]] as const) {
+      const label = `${side} ${text.startsWith('{"path"') ? 'in a file' : 'raw'} ${text.includes('"attempt"') ? 'count' : text.includes('"todos"') ? 'one line' : 'id'}`
       const trip = feed(text, side)
       expect(trip?.rule, label).toBe('novelty')
       expect(trip!.at, label).toBeLessThanOrEqual(DEFAULT_CONFIG.noveltyDataMinSpan + 2000)

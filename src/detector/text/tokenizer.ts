@@ -72,6 +72,10 @@ const COLON = 58
 const LINE_FEED = 10
 const FULL_STOP = 46
 const COMMA = 44
+const RIGHT_BRACE = 125
+const RIGHT_BRACKET = 93
+/** A token this long that holds a closed record and a comma is minified data: it ends there. */
+const LONG_TOKEN_CHARS = 64
 const EQUALS = 61
 const BACKSLASH = 92
 /** A uuid's shortest group. */
@@ -133,6 +137,8 @@ export class Tokenizer {
   /** The token's last chars are a comma and a quote: a separator if the token goes on (`tightSeparators`). */
   private quoteAfterComma = false
   private letters = 0
+  /** The last token ended at a record's comma, and no white space has come since (`LONG_TOKEN_CHARS`). */
+  private inRecords = false
   private valueLetters = 0
   /** Letters of the hex run waiting in `pendingGroup`, value letters if it proves an id's group. */
   private pendingGroupLetters = 0
@@ -175,6 +181,7 @@ export class Tokenizer {
       let code = ring[position & mask]
       if (unescaper !== undefined && (code = unescaper.next(code)) < 0) continue
       if (isWhitespace(code)) {
+        this.inRecords = false
         if (inToken) {
           inToken = false
           this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
@@ -221,6 +228,18 @@ export class Tokenizer {
         spaced = false
         if (finding) return finding
         continue
+      }
+      // Minified JSON has no space: past LONG_TOKEN_CHARS a comma after a closed record (`},`, `],`) ends
+      // the token there and opens the next, and so does each such comma after it until white space, so
+      // an array written on one line is read record by record. Read as one token that never ended, such
+      // an array restating one record under a new id went uncut.
+      if (inToken && code === COMMA && (lastCode === RIGHT_BRACE || lastCode === RIGHT_BRACKET) && (this.inRecords || position - start >= LONG_TOKEN_CHARS)) {
+        this.inRecords = true
+        inToken = false
+        this.keepMasked(caseHash, masked, runHash, runLength, runHasDigit, letters)
+        const finding = this.emit(hash, start, position, hasWordChar, lastCode, spaced)
+        spaced = false
+        if (finding) return finding
       }
       if (inToken) {
         // A quote after a comma separates values only if the token goes on (`"a","b"`); a quote that
